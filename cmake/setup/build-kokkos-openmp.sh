@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds Kokkos + Kokkos Kernels (Serial + OpenMP) from the sources in Debian's `trilinos` source
+# package and installs them under a cache folder, so reruns are free. /etc/apt is never touched:
+# the deb-src line lives in a private sources list that points at the system's own mirror.
+# Prints nothing but the install prefix on stdout (progress goes to stderr).
+set -euo pipefail
+
+cache=${EAGLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eagle}
+prefix=$cache/kokkos-3.4.1-openmp
+stamp=$prefix/.eagle-complete
+if [[ -f $stamp ]]; then echo "$prefix"; exit 0; fi
+
+log() { echo "eagle setup: $*" >&2; }
+apt_dir=$cache/apt
+src_dir=$cache/src
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$src_dir"
+
+sources=/etc/apt/sources.list.d/debian.sources
+uri=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n1 | awk '{print $1}')
+if [[ -z $uri ]]; then
+  uri=$(awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) {print $i; exit}}' /etc/apt/sources.list)
+fi
+[[ -n $uri ]] || { log "cannot find the system's Debian mirror in /etc/apt"; exit 1; }
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri bookworm main" > "$apt_dir/sources.list"
+apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
+          -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache")
+
+tarball=$(ls "$apt_dir"/trilinos_*.orig.tar.* 2>/dev/null | head -n1 || true)
+if [[ -z $tarball ]]; then
+  log "downloading Debian's trilinos source package"
+  apt-get "${apt_opts[@]}" -qq update >&2
+  (cd "$apt_dir" && apt-get "${apt_opts[@]}" -qq source --download-only trilinos >&2)
+  tarball=$(ls "$apt_dir"/trilinos_*.orig.tar.* | head -n1)
+fi
+
+if [[ ! -d $src_dir/kokkos || ! -d $src_dir/kokkos-kernels ]]; then
+  log "extracting packages/kokkos and packages/kokkos-kernels"
+  rm -rf "$src_dir"/*
+  tar xf "$tarball" -C "$src_dir" --strip-components=2 --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+fi
+
+jobs=$(nproc)
+log "building Kokkos (Serial+OpenMP) into $prefix"
+rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels" "$prefix"
+cmake -S "$src_dir/kokkos" -B "$cache/build-kokkos" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON >&2
+cmake --build "$cache/build-kokkos" -j "$jobs" >&2
+cmake --install "$cache/build-kokkos" >&2
+
+log "building Kokkos Kernels (no explicit instantiation) into $prefix"
+cmake -S "$src_dir/kokkos-kernels" -B "$cache/build-kokkos-kernels" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
+  -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
+  -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_ORDINAL_INT=OFF \
+  -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_ENABLE_TESTS=OFF >&2
+cmake --build "$cache/build-kokkos-kernels" -j "$jobs" >&2
+cmake --install "$cache/build-kokkos-kernels" >&2
+
+rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels"
+touch "$stamp"
+echo "$prefix"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The README's two commands, on a fresh Debian 12 machine as root:
+#   bash cmake/setup/eagle.sh demo   installs what is missing, builds, runs the demo (OpenMP Kokkos)
+#   bash cmake/setup/eagle.sh test   installs what is missing, builds and tests both Kokkos flavours
+#                                    (Debian's prebuilt Serial, and the OpenMP build) and builds a
+#                                    consumer project against each, installed and as a subdirectory
+# EAGLE_BUILD_DIR (default <repo>/build) and EAGLE_CACHE (default ~/.cache/eagle) move the outputs.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${EAGLE_BUILD_DIR:-$root/build}
+jobs=$(nproc)
+command=${1:-}
+case $command in
+  demo | test) ;;
+  *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+
+bash "$root/cmake/setup/install-debian-packages.sh"
+openmp_kokkos=$(bash "$root/cmake/setup/build-kokkos-openmp.sh")
+debian_kokkos=$(dirname "$(dpkg -L libtrilinos-kokkos-dev | grep '/cmake/Kokkos/KokkosConfig.cmake$')")
+
+# flavour name -> the CMake argument that selects its Kokkos
+declare -A kokkos_of=([openmp]="-DKokkos_ROOT=$openmp_kokkos" [debian-serial]="-DKokkos_DIR=$debian_kokkos")
+
+build_flavour() {
+  local flavour=$1
+  shift
+  cmake -S "$root" -B "$build/$flavour" -DCMAKE_BUILD_TYPE=Release "${kokkos_of[$flavour]}" \
+    -DCMAKE_INSTALL_PREFIX="$build/$flavour-install" "$@"
+  cmake --build "$build/$flavour" -j "$jobs"
+}
+
+# Builds and runs tests/consumer against eagle: installed (find_package), then as a subdirectory.
+consumer_checks() {
+  local flavour=$1
+  cmake --install "$build/$flavour"
+  cmake -S "$root/tests/consumer" -B "$build/$flavour-consumer-installed" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$build/$flavour-install" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror"
+  cmake --build "$build/$flavour-consumer-installed" -j "$jobs"
+  "$build/$flavour-consumer-installed/eagle-consumer"
+  cmake -S "$root/tests/consumer" -B "$build/$flavour-consumer-subdirectory" -DCMAKE_BUILD_TYPE=Release \
+    -DEAGLE_CONSUMER_SOURCE="$root" "${kokkos_of[$flavour]}" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror"
+  cmake --build "$build/$flavour-consumer-subdirectory" -j "$jobs"
+  "$build/$flavour-consumer-subdirectory/eagle-consumer"
+}
+
+if [[ $command == demo ]]; then
+  build_flavour openmp
+  OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads} "$build/openmp/perf/eagle-demo"
+  exit 0
+fi
+
+for flavour in debian-serial openmp; do
+  echo "=== eagle: building and testing the $flavour flavour"
+  build_flavour "$flavour" -DEAGLE_WARNINGS_AS_ERRORS=ON
+  consumer_checks "$flavour"
+  (cd "$build/$flavour" && ctest --output-on-failure -j "$jobs")
+done

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs every Debian package eagle builds and tests with. Idempotent: apt-get skips what is there.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libhwloc-dev hwloc-nox
+  googletest libgtest-dev libbenchmark-dev
+  libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "eagle setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

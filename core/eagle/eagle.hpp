@@ -1,0 +1,10 @@
+#pragma once
+// eagle: fuse the steps of large batches of independent samples into few Kokkos launches.
+
+#include <eagle/deploy.hpp>
+#include <eagle/fields.hpp>
+#include <eagle/ladder.hpp>
+#include <eagle/model.hpp>
+#include <eagle/report.hpp>
+#include <eagle/run.hpp>
+#include <eagle/steps.hpp>

@@ -1,0 +1,45 @@
+#pragma once
+// What eagle expects of a model: one step body, written once, that knows nothing of K, tiles or
+// execution spaces.
+//
+//   struct MyModel {
+//     static constexpr const char* name = "my_model";       // kernel labels: eagle::my_model[K=16]
+//     using scalar_type = double;                           // type of every state and input plane
+//     enum State : int { x, v, state_count };               // per-sample mutable state (Mutable)
+//     enum Input : int { omega, input_count };              // per-sample read-only inputs (Scalar)
+//     double dt;                                            // uniform parameters (Param): members
+//     template <class S, class I>
+//     KOKKOS_INLINE_FUNCTION bool step(S& s, const I& in) const;  // one step; true = terminated
+//   };
+//
+// `step` reads and writes `s[x]`, reads `in[omega]`, and returns the sample's terminated flag
+// (Terminated). It is called once per step of a sample that is not yet terminated.
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace eagle {
+
+/// One sample's state or inputs, held in registers while a launch runs its steps.
+template <class T, int N>
+using Values = Kokkos::Array<T, static_cast<std::size_t>(N)>;
+
+/// Compile-time facts about a model, checked once so errors read well.
+template <class Model>
+struct ModelTraits {
+  using scalar_type = typename Model::scalar_type;
+  static constexpr int state_count = static_cast<int>(Model::state_count);
+  static constexpr int input_count = static_cast<int>(Model::input_count);
+
+  static_assert(std::is_floating_point<scalar_type>::value,
+                "eagle: Model::scalar_type must be a floating-point type");
+  static_assert(state_count > 0, "eagle: a model needs at least one state field");
+  static_assert(input_count >= 0, "eagle: Model::input_count cannot be negative");
+  static_assert(std::is_trivially_copyable<Model>::value,
+                "eagle: a model is copied to the device; it must be trivially copyable");
+
+  static const char* name() { return Model::name; }
+};
+
+}  // namespace eagle

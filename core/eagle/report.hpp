@@ -1,0 +1,47 @@
+#pragma once
+// What a run did, for people and for the policies' tests.
+
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+
+namespace eagle {
+
+/// The outcome of `run_until_done`.
+struct Report {
+  std::string model;            ///< the model's name
+  std::string execution_space;  ///< where it ran, e.g. "OpenMP"
+  std::string steps_setting;    ///< "k=16", "auto"
+
+  std::int64_t samples = 0;     ///< samples in the batch
+  std::int64_t finished = 0;    ///< samples terminated when the run ended
+  std::int64_t unfinished = 0;  ///< samples still running when the cap stopped the run
+
+  std::int64_t launches = 0;  ///< kernel launches
+  std::int64_t steps = 0;     ///< steps the launches asked for, summed over launches
+  /// True when `steps` is exactly what the longest-running sample took: always with K = 1; with
+  /// K > 1 the last launch may be partly masked, and `steps` then counts it whole.
+  bool exact_steps = true;
+  std::int64_t longest_sample_steps = 0;  ///< the most steps any one sample took
+  bool capped = false;                    ///< the run stopped at max_steps with samples unfinished
+
+  /// Launch history by the number of steps each launch ran (the cut-short last launch under its
+  /// own count).
+  std::map<int, std::int64_t> launches_by_k;
+
+  double seconds = 0.0;  ///< wall time of the launch loop
+  std::string note;      ///< why the run made no launch, when it made none
+
+  /// One line in the seed's style: "k=16: 63 launches, 1008 steps, exact_steps=false".
+  std::string summary() const {
+    std::ostringstream out;
+    out << steps_setting << ": " << launches << " launches, " << steps
+        << " steps, exact_steps=" << (exact_steps ? "true" : "false");
+    if (capped) out << ", capped with " << unfinished << " unfinished";
+    if (!note.empty()) out << " (" << note << ")";
+    return out.str();
+  }
+};
+
+}  // namespace eagle

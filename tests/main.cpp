@@ -1,0 +1,11 @@
+// GoogleTest main for tests that need Kokkos: initialise it once around all tests.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+int main(int argc, char* argv[]) {
+  ::testing::InitGoogleTest(&argc, argv);
+  Kokkos::initialize(argc, argv);
+  const int result = RUN_ALL_TESTS();
+  Kokkos::finalize();
+  return result;
+}

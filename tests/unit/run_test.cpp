@@ -1,0 +1,227 @@
+// run_until_done on one execution space (TestSpace), against a plain serial reference loop.
+
+#include "batch.hpp"
+#include "countdown_model.hpp"
+#include "eagle_test_space.hpp"
+
+#include <eagle/eagle.hpp>
+#include <eagle/kernels/oscillator.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace eagle::test {
+namespace {
+
+using Mem = TestSpace::memory_space;
+using kernels::Oscillator;
+
+std::vector<double> linspace(double a, double b, std::size_t n) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = n == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1);
+  return v;
+}
+
+/// The seed's oscillator batch: x = 1, v = 0, t = 0, omega spread over [1, 3].
+struct OscillatorBatch {
+  explicit OscillatorBatch(std::size_t n)
+      : host{{std::vector<double>(n, 1.0), std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)},
+             {linspace(1.0, 3.0, n)},
+             std::vector<bool>(n, false)},
+        x(plane<TestSpace>("x", host.state[0])),
+        v(plane<TestSpace>("v", host.state[1])),
+        t(plane<TestSpace>("t", host.state[2])),
+        omega(plane<TestSpace>("omega", host.inputs[0])) {}
+
+  HostBatch host;
+  Kokkos::View<double*, Mem> x, v, t, omega;
+
+  Report run(int k, std::int64_t max_steps) {
+    return run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, k), state(x, v, t), inputs(omega), max_steps);
+  }
+  std::vector<std::vector<double>> state_now() const { return {to_host(x), to_host(v), to_host(t)}; }
+};
+
+class Run : public ::testing::TestWithParam<int> {};
+
+TEST_P(Run, OscillatorMatchesSerialLoopBitForBit) {
+  const int k = GetParam();
+  OscillatorBatch batch(1000);
+  HostBatch expected = batch.host;
+  reference_run(Oscillator{1.0, 1e-3}, expected, 10000);
+
+  const Report report = batch.run(k, 10000);
+  EXPECT_EQ(batch.state_now(), expected.state);  // exact equality: same arithmetic per sample
+  EXPECT_EQ(report.finished, 1000);
+  EXPECT_EQ(report.unfinished, 0);
+  EXPECT_EQ(report.longest_sample_steps, 1000);
+}
+
+TEST_P(Run, CountdownStepsEachSampleExactlyItsLengthUpToTheCap) {
+  const int k = GetParam();
+  const std::int64_t max_steps = 700;
+  std::vector<double> lengths(517);
+  for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<double>(1 + (i * 37) % 1000);
+  auto count = plane<TestSpace>("count", std::vector<double>(lengths.size(), 0.0));
+  auto length = plane<TestSpace>("length", lengths);
+
+  const Report report = run_until_done(TestSpace(), deploy(Countdown{}, k), state(count), inputs(length), max_steps);
+
+  const auto counts = to_host(count);
+  std::int64_t unfinished = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    EXPECT_EQ(counts[i], std::min<double>(lengths[i], max_steps)) << "sample " << i;
+    unfinished += lengths[i] > max_steps ? 1 : 0;
+  }
+  const std::int64_t launches = (max_steps + k - 1) / k;  // every launch but a capped last one is whole
+  EXPECT_EQ(report.launches, launches);
+  EXPECT_EQ(report.steps, max_steps);
+  EXPECT_TRUE(report.exact_steps);  // capped: the longest samples ran every step asked for
+  EXPECT_TRUE(report.capped);
+  EXPECT_EQ(report.unfinished, unfinished);
+  EXPECT_EQ(report.finished + report.unfinished, 517);
+  EXPECT_EQ(report.launches_by_k.at(k), max_steps / k);
+  if (max_steps % k != 0) {
+    EXPECT_EQ(report.launches_by_k.at(static_cast<int>(max_steps % k)), 1);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(StepsPerLaunch, Run, ::testing::Values(1, 3, 16, 256));
+
+TEST(Run, SeedFiguresForK1AndK16) {
+  OscillatorBatch one(1000);
+  const Report k1 = one.run(1, 10000);
+  EXPECT_EQ(k1.launches, 1000);
+  EXPECT_EQ(k1.steps, 1000);
+  EXPECT_TRUE(k1.exact_steps);
+  EXPECT_EQ(k1.launches_by_k, (std::map<int, std::int64_t>{{1, 1000}}));
+
+  OscillatorBatch sixteen(1000);
+  const Report k16 = sixteen.run(16, 10000);
+  EXPECT_EQ(k16.launches, 63);
+  EXPECT_EQ(k16.steps, 1008);
+  EXPECT_FALSE(k16.exact_steps);
+  EXPECT_EQ(k16.summary(), "k=16: 63 launches, 1008 steps, exact_steps=false");
+}
+
+TEST(Run, OscillatorFollowsTheKnownSolution) {
+  // Explicit Euler on x'' = -omega^2 x from x = 1, v = 0: x(t) ~ cos(omega t), with an amplitude
+  // drift of about omega^2 dt t / 2 <= 0.5 % at omega = 3, t = 1.
+  OscillatorBatch batch(64);
+  batch.run(16, 10000);
+  const auto x = to_host(batch.x);
+  const auto t = to_host(batch.t);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double omega = batch.host.inputs[0][i];
+    EXPECT_NEAR(x[i], std::cos(omega * t[i]), 0.01) << "omega " << omega;
+  }
+}
+
+TEST(Run, TerminatedSamplesAreNotStepped) {
+  auto count = plane<TestSpace>("count", std::vector<double>(10, 0.0));
+  auto length = plane<TestSpace>("length", std::vector<double>(10, 5.0));
+  Kokkos::View<bool*, Mem> terminated("terminated", 10);
+  auto flags = Kokkos::create_mirror_view(terminated);
+  for (int i = 0; i < 10; ++i) flags(i) = i % 2 == 0;
+  Kokkos::deep_copy(terminated, flags);
+
+  const Report report = run_until_done(TestSpace(), deploy(Countdown{}, 4), state(count), inputs(length), terminated, 100);
+  const auto counts = to_host(count);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(counts[i], i % 2 == 0 ? 0.0 : 5.0) << "sample " << i;
+  EXPECT_EQ(report.launches, 2);
+  EXPECT_EQ(report.steps, 8);
+  EXPECT_FALSE(report.exact_steps);
+  EXPECT_EQ(report.longest_sample_steps, 5);
+  const auto after = to_host(terminated);
+  EXPECT_TRUE(std::all_of(after.begin(), after.end(), [](bool b) { return b; }));
+}
+
+TEST(Run, ZeroSamplesMakeNoLaunchAndSaySo) {
+  Kokkos::View<double*, Mem> x("x", 0), v("v", 0), t("t", 0), omega("omega", 0);
+  const Report report = run_until_done(TestSpace(), deploy(Oscillator{}, 16), state(x, v, t), inputs(omega), 100);
+  EXPECT_EQ(report.launches, 0);
+  EXPECT_EQ(report.steps, 0);
+  EXPECT_EQ(report.samples, 0);
+  EXPECT_NE(report.note.find("no samples"), std::string::npos);
+}
+
+// Bad input: a clear exception naming the problem, and the caller's planes untouched.
+class BadInput : public ::testing::Test {
+ protected:
+  OscillatorBatch batch{100};
+  std::vector<std::vector<double>> before = batch.state_now();
+
+  template <class Call>
+  void expect_rejected(Call call, const std::string& message_part) {
+    try {
+      call();
+      ADD_FAILURE() << "no exception; expected one mentioning '" << message_part << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(message_part), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(bits(batch.state_now()), bits(before)) << "the caller's state was modified";
+  }
+};
+
+TEST_F(BadInput, NonPositiveMaxSteps) {
+  expect_rejected([&] { batch.run(1, 0); }, "max_steps must be positive, got 0");
+  expect_rejected([&] { batch.run(16, -5); }, "max_steps must be positive, got -5");
+}
+
+TEST_F(BadInput, NonPositiveK) {
+  expect_rejected([&] { batch.run(0, 100); }, "steps per launch must be positive, got 0");
+  expect_rejected([&] { batch.run(-3, 100); }, "steps per launch must be positive, got -3");
+}
+
+TEST_F(BadInput, KBeyondTheLadder) {
+  expect_rejected([&] { batch.run(max_steps_per_launch + 1, 100); }, "exceeds the largest compiled steps per launch");
+}
+
+TEST_F(BadInput, MismatchedStateExtents) {
+  Kokkos::View<double*, Mem> short_v("short_v", 99);
+  expect_rejected(
+      [&] {
+        run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, short_v, batch.t), inputs(batch.omega), 10);
+      },
+      "state plane 1 ('short_v') has 99 samples, expected 100");
+}
+
+TEST_F(BadInput, MismatchedInputExtent) {
+  Kokkos::View<double*, Mem> long_omega("long_omega", 101);
+  expect_rejected(
+      [&] { run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, batch.v, batch.t), inputs(long_omega), 10); },
+      "input plane 0 ('long_omega') has 101 samples, expected 100");
+}
+
+TEST_F(BadInput, MismatchedTerminatedExtent) {
+  Kokkos::View<bool*, Mem> flags("flags", 7);
+  expect_rejected(
+      [&] {
+        run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, batch.v, batch.t), inputs(batch.omega), flags, 10);
+      },
+      "the terminated plane has 7 samples, expected 100");
+}
+
+TEST_F(BadInput, NonFiniteInitialState) {
+  auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), batch.v);
+  v(42) = std::numeric_limits<double>::quiet_NaN();
+  Kokkos::deep_copy(batch.v, v);
+  before = batch.state_now();
+  expect_rejected([&] { batch.run(16, 100); }, "state plane 1 ('v') holds a non-finite value at sample 42");
+  EXPECT_TRUE(std::isnan(to_host(batch.v)[42]));
+}
+
+TEST_F(BadInput, NonFiniteInput) {
+  auto omega = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), batch.omega);
+  omega(7) = std::numeric_limits<double>::infinity();
+  Kokkos::deep_copy(batch.omega, omega);
+  expect_rejected([&] { batch.run(1, 100); }, "input plane 0 ('omega') holds a non-finite value at sample 7");
+}
+
+}  // namespace
+}  // namespace eagle::test
