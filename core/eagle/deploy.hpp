@@ -6,24 +6,27 @@
 
 namespace eagle {
 
-/// A model ready to run: the step body with its uniform parameters, and its steps setting.
+/// A model ready to run: the step body with its uniform parameters, its steps setting and the
+/// loop nest that runs the steps.
 template <class Model>
 struct Deployed {
   Model model;
   Steps steps;
+  LoopNest nest;
 };
 
-/// Binds a model to a steps setting (default: one step per launch).
+/// Binds a model to a steps setting (default: one step per launch) and a loop nest (default: the
+/// tile on host execution spaces, one sample per work item elsewhere).
 template <class Model>
-Deployed<Model> deploy(const Model& model, Steps steps = Steps::fixed(1)) {
+Deployed<Model> deploy(const Model& model, Steps steps = Steps::fixed(1), LoopNest nest = LoopNest::space_default) {
   static_cast<void>(ModelTraits<Model>{});  // the model's compile-time checks, here at the call
-  return {model, steps};
+  return {model, steps, nest};
 }
 
 /// `deploy(model, 16)`: every launch fuses 16 steps.
 template <class Model>
-Deployed<Model> deploy(const Model& model, int k) {
-  return deploy(model, Steps::fixed(k));
+Deployed<Model> deploy(const Model& model, long long k, LoopNest nest = LoopNest::space_default) {
+  return deploy(model, Steps::fixed(k), nest);
 }
 
 }  // namespace eagle

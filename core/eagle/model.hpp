@@ -14,6 +14,10 @@
 //
 // `step` reads and writes `s[x]`, reads `in[omega]`, and returns the sample's terminated flag
 // (Terminated). It is called once per step of a sample that is not yet terminated.
+//
+// A step body that is branch-free arithmetic (+ - * /, comparisons, eagle::select) may also say
+//     static constexpr bool lane_packs = true;
+// and return `auto`: the host tile then runs it on SIMD packs of lanes (eagle/pack.hpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -41,5 +45,17 @@ struct ModelTraits {
 
   static const char* name() { return Model::name; }
 };
+
+namespace detail {
+template <class Model, class = void>
+struct declares_lane_packs : std::false_type {};
+template <class Model>
+struct declares_lane_packs<Model, std::void_t<decltype(Model::lane_packs)>>
+    : std::integral_constant<bool, Model::lane_packs> {};
+}  // namespace detail
+
+/// Whether the model's step body may run on SIMD packs of lanes.
+template <class Model>
+inline constexpr bool uses_lane_packs = detail::declares_lane_packs<Model>::value;
 
 }  // namespace eagle

@@ -13,6 +13,7 @@ struct Report {
   std::string model;            ///< the model's name
   std::string execution_space;  ///< where it ran, e.g. "OpenMP"
   std::string steps_setting;    ///< "k=16", "auto"
+  std::string loop_nest;        ///< "per-sample" or "tile"
 
   std::int64_t samples = 0;     ///< samples in the batch
   std::int64_t finished = 0;    ///< samples terminated when the run ended
@@ -29,6 +30,10 @@ struct Report {
   /// Launch history by the number of steps each launch ran (the cut-short last launch under its
   /// own count).
   std::map<int, std::int64_t> launches_by_k;
+
+  std::int64_t tile_lanes = 0;  ///< samples per host tile (tile loop nest only)
+  std::int64_t tiles = 0;       ///< host tiles covering the batch
+  std::string tile_reason;      ///< how the tile was sized: caches and source, or an override
 
   double seconds = 0.0;  ///< wall time of the launch loop
   std::string note;      ///< why the run made no launch, when it made none

@@ -1,9 +1,10 @@
 #pragma once
-// The step counts a launch can be compiled for. K is a template parameter of the fused functor, so
-// a runtime K runs on the smallest rung that holds it, with the launch's own count as a bound.
+// The step counts a launch is compiled for. K is a template parameter of the fused functor: a
+// launch of k steps runs on the smallest rung that holds k, with k as its runtime bound; a launch
+// longer than the top rung repeats the top rung's block of steps.
 // Powers of two up to 256: every rung doubles the previous, so a policy moves between them in a
-// few launches; 256 steps is past where launch overhead matters on any card (a launch costs a few
-// microseconds, 256 steps of even a tiny model cost more), and more rungs only cost compile time.
+// few launches; past 256 steps the launch overhead (a few microseconds on any card) is a small
+// part of the launch on every batch worth launching, and more rungs only cost compile time.
 
 #include <utility>
 
@@ -12,13 +13,20 @@ namespace eagle {
 /// The compiled rungs, in increasing order.
 using Ladder = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256>;
 
-/// The largest number of steps one launch can fuse.
-inline constexpr int max_steps_per_launch = 256;
+/// The top rung: the longest block of steps unrolled in registers.
+inline constexpr int top_rung = 256;
 
-/// The smallest rung that holds `k` steps (1 <= k <= max_steps_per_launch).
-constexpr int rung_for(int k) {
+/// The rung a launch of `k` >= 1 steps runs on: the smallest that holds k, or the top rung.
+constexpr int rung_for(long long k) {
   int rung = 1;
-  while (rung < k) rung *= 2;
+  while (rung < k && rung < top_rung) rung *= 2;
+  return rung;
+}
+
+/// The largest rung not above `k` >= 1.
+constexpr int rung_at_most(long long k) {
+  int rung = 1;
+  while (rung * 2 <= k && rung < top_rung) rung *= 2;
   return rung;
 }
 

@@ -1,18 +1,18 @@
 #pragma once
-// How many steps each launch fuses. A pure description: no Kokkos, testable on its own.
+// How many steps each launch fuses, and which loop nest runs them. Pure descriptions: no Kokkos.
 
 #include <stdexcept>
 #include <string>
 
 namespace eagle {
 
-/// The steps-per-launch setting of a deployed model: a fixed K (1 is the default).
+/// The steps-per-launch setting of a deployed model: a fixed K (1 is the default), or automatic.
 class Steps {
  public:
-  enum class Kind { fixed };
+  enum class Kind { fixed, automatic };
 
   /// Every launch fuses `k` steps (the last one is cut short at the cap).
-  static Steps fixed(int k) {
+  static Steps fixed(long long k) {
     if (k <= 0) {
       throw std::invalid_argument("eagle::Steps::fixed: steps per launch must be positive, got " +
                                   std::to_string(k));
@@ -20,17 +20,35 @@ class Steps {
     return Steps(Kind::fixed, k);
   }
 
-  Kind kind() const { return kind_; }
-  /// The fixed K.
-  int k() const { return k_; }
+  /// eagle picks K launch by launch (see auto_steps.hpp and host_tile.hpp).
+  static Steps automatic() { return Steps(Kind::automatic, 0); }
 
-  /// "k=16", as reports and tables print it.
-  std::string describe() const { return "k=" + std::to_string(k_); }
+  Kind kind() const { return kind_; }
+  /// The fixed K; 0 when automatic.
+  long long k() const { return k_; }
+
+  /// "k=16" or "auto", as reports and tables print it.
+  std::string describe() const { return kind_ == Kind::automatic ? "auto" : "k=" + std::to_string(k_); }
 
  private:
-  Steps(Kind kind, int k) : kind_(kind), k_(k) {}
+  Steps(Kind kind, long long k) : kind_(kind), k_(k) {}
   Kind kind_;
-  int k_;
+  long long k_;
 };
+
+/// Which loop nest runs a launch's steps.
+enum class LoopNest {
+  space_default,  ///< the tile on host execution spaces, per sample elsewhere
+  per_sample,     ///< one sample per work item, its state in registers for the launch's steps
+  tile,           ///< host only: a tile of samples per work item, steps outside, lanes inside (SIMD)
+};
+
+inline const char* describe(LoopNest nest) {
+  switch (nest) {
+    case LoopNest::per_sample: return "per-sample";
+    case LoopNest::tile: return "tile";
+    default: return "space default";
+  }
+}
 
 }  // namespace eagle

@@ -15,6 +15,11 @@ TEST(Steps, FixedKeepsItsK) {
   EXPECT_EQ(Steps::fixed(16).describe(), "k=16");
 }
 
+TEST(Steps, AutomaticHasNoFixedK) {
+  EXPECT_EQ(Steps::automatic().kind(), Steps::Kind::automatic);
+  EXPECT_EQ(Steps::automatic().describe(), "auto");
+}
+
 TEST(Steps, NonPositiveKIsRejected) {
   EXPECT_THROW(Steps::fixed(0), std::invalid_argument);
   EXPECT_THROW(Steps::fixed(-1), std::invalid_argument);
@@ -26,13 +31,15 @@ TEST(Ladder, RungIsTheSmallestPowerOfTwoThatHoldsK) {
   EXPECT_EQ(rung_for(3), 4);
   EXPECT_EQ(rung_for(16), 16);
   EXPECT_EQ(rung_for(17), 32);
-  EXPECT_EQ(rung_for(max_steps_per_launch), max_steps_per_launch);
+  EXPECT_EQ(rung_for(top_rung), top_rung);
+  EXPECT_EQ(rung_for(1000), top_rung);  // longer launches repeat the top rung's block
 }
 
-TEST(Ladder, TopRungIsTheLargestStepsPerLaunch) {
-  int top = 0;
-  for (int rung : {1, 2, 4, 8, 16, 32, 64, 128, 256}) top = rung;
-  EXPECT_EQ(top, max_steps_per_launch);
+TEST(Ladder, RungAtMostRoundsDown) {
+  EXPECT_EQ(rung_at_most(1), 1);
+  EXPECT_EQ(rung_at_most(3), 2);
+  EXPECT_EQ(rung_at_most(64), 64);
+  EXPECT_EQ(rung_at_most(100000), top_rung);
 }
 
 }  // namespace

@@ -47,30 +47,48 @@ struct OscillatorBatch {
   std::vector<std::vector<double>> state_now() const { return {to_host(x), to_host(v), to_host(t)}; }
 };
 
-class Run : public ::testing::TestWithParam<int> {};
+/// One arm of a run: how many steps a launch fuses and which loop nest runs them.
+struct Arm {
+  Steps steps;
+  LoopNest nest;
+};
+
+std::string arm_name(const ::testing::TestParamInfo<Arm>& info) {
+  std::string name = info.param.steps.kind() == Steps::Kind::automatic ? "auto" : "k" + std::to_string(info.param.steps.k());
+  return name + (info.param.nest == LoopNest::tile ? "_tile" : "_per_sample");
+}
+
+class Run : public ::testing::TestWithParam<Arm> {
+ protected:
+  Deployed<Oscillator> oscillator() const { return deploy(Oscillator{1.0, 1e-3}, GetParam().steps, GetParam().nest); }
+};
 
 TEST_P(Run, OscillatorMatchesSerialLoopBitForBit) {
-  const int k = GetParam();
   OscillatorBatch batch(1000);
   HostBatch expected = batch.host;
   reference_run(Oscillator{1.0, 1e-3}, expected, 10000);
 
-  const Report report = batch.run(k, 10000);
+  const Report report = run_until_done(TestSpace(), oscillator(), state(batch.x, batch.v, batch.t),
+                                       inputs(batch.omega), 10000);
   EXPECT_EQ(batch.state_now(), expected.state);  // exact equality: same arithmetic per sample
   EXPECT_EQ(report.finished, 1000);
   EXPECT_EQ(report.unfinished, 0);
   EXPECT_EQ(report.longest_sample_steps, 1000);
+  EXPECT_EQ(report.loop_nest, describe(GetParam().nest));
 }
 
 TEST_P(Run, CountdownStepsEachSampleExactlyItsLengthUpToTheCap) {
-  const int k = GetParam();
   const std::int64_t max_steps = 700;
   std::vector<double> lengths(517);
   for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<double>(1 + (i * 37) % 1000);
   auto count = plane<TestSpace>("count", std::vector<double>(lengths.size(), 0.0));
   auto length = plane<TestSpace>("length", lengths);
 
-  const Report report = run_until_done(TestSpace(), deploy(Countdown{}, k), state(count), inputs(length), max_steps);
+  std::vector<Progress> seen;
+  RunOptions options;
+  options.observer = [&](const Progress& p) { seen.push_back(p); };
+  const Report report = run_until_done(TestSpace(), deploy(Countdown{}, GetParam().steps, GetParam().nest),
+                                       state(count), inputs(length), max_steps, options);
 
   const auto counts = to_host(count);
   std::int64_t unfinished = 0;
@@ -78,35 +96,114 @@ TEST_P(Run, CountdownStepsEachSampleExactlyItsLengthUpToTheCap) {
     EXPECT_EQ(counts[i], std::min<double>(lengths[i], max_steps)) << "sample " << i;
     unfinished += lengths[i] > max_steps ? 1 : 0;
   }
-  const std::int64_t launches = (max_steps + k - 1) / k;  // every launch but a capped last one is whole
-  EXPECT_EQ(report.launches, launches);
   EXPECT_EQ(report.steps, max_steps);
   EXPECT_TRUE(report.exact_steps);  // capped: the longest samples ran every step asked for
   EXPECT_TRUE(report.capped);
   EXPECT_EQ(report.unfinished, unfinished);
   EXPECT_EQ(report.finished + report.unfinished, 517);
-  EXPECT_EQ(report.launches_by_k.at(k), max_steps / k);
-  if (max_steps % k != 0) {
-    EXPECT_EQ(report.launches_by_k.at(static_cast<int>(max_steps % k)), 1);
+
+  // The history adds up, launch by launch, and the observer saw each launch once.
+  std::int64_t launches = 0, steps = 0;
+  for (const auto& [k, count_k] : report.launches_by_k) {
+    launches += count_k;
+    steps += k * count_k;
+  }
+  EXPECT_EQ(launches, report.launches);
+  EXPECT_EQ(steps, report.steps);
+  ASSERT_EQ(static_cast<std::int64_t>(seen.size()), report.launches);
+  for (std::size_t l = 0; l < seen.size(); ++l) {
+    EXPECT_EQ(seen[l].launch, static_cast<std::int64_t>(l) + 1);
+    EXPECT_LE(seen[l].steps_done, max_steps);
+    if (l > 0) {
+      EXPECT_LE(seen[l].active, seen[l - 1].active);
+    }
+  }
+  EXPECT_EQ(seen.back().active, unfinished);
+
+  if (GetParam().steps.kind() == Steps::Kind::fixed) {
+    const std::int64_t k = GetParam().steps.k();
+    EXPECT_EQ(report.launches, (max_steps + k - 1) / k);  // whole launches, the last cut to the cap
+    if (k <= max_steps) {
+      EXPECT_EQ(report.launches_by_k.at(k), max_steps / k);
+    }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(StepsPerLaunch, Run, ::testing::Values(1, 3, 16, 256));
+std::vector<Arm> arms() {
+  std::vector<Arm> all;
+  for (LoopNest nest : {LoopNest::per_sample, LoopNest::tile}) {
+    if (nest == LoopNest::tile && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) continue;
+    for (long long k : {1, 3, 16, 256, 1000}) all.push_back({Steps::fixed(k), nest});
+    all.push_back({Steps::automatic(), nest});
+  }
+  return all;
+}
+INSTANTIATE_TEST_SUITE_P(Arms, Run, ::testing::ValuesIn(arms()), arm_name);
+
+TEST(Run, TileSizeDoesNotChangeResults) {
+  OscillatorBatch reference(1000);
+  const Report per_sample = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, 1, LoopNest::per_sample),
+                                           state(reference.x, reference.v, reference.t), inputs(reference.omega), 10000);
+  if (!detail::is_host_space<TestSpace>) GTEST_SKIP() << "the tile runs on host execution spaces only";
+  for (std::int64_t lanes : {16, 32, 64, 256, 1024}) {
+    OscillatorBatch batch(1000);
+    RunOptions options;
+    options.tile_lanes = lanes;
+    const Report report = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, Steps::automatic()),
+                                         state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000, options);
+    EXPECT_EQ(batch.state_now(), reference.state_now()) << lanes << " lanes";
+    EXPECT_EQ(report.tile_lanes, lanes);
+    EXPECT_EQ(report.tiles, (1000 + lanes - 1) / lanes);
+    EXPECT_EQ(report.tile_reason, "override: " + std::to_string(lanes) + " lanes asked");
+    EXPECT_EQ(report.loop_nest, "tile");
+    EXPECT_EQ(report.longest_sample_steps, per_sample.longest_sample_steps);
+  }
+}
+
+TEST(Run, AutoOnTheTileTakesTheLargestK) {
+  if (!detail::is_host_space<TestSpace>) GTEST_SKIP() << "the tile runs on host execution spaces only";
+  OscillatorBatch batch(1000);
+  const Report report = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, Steps::automatic()),
+                                       state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000);
+  EXPECT_EQ(report.loop_nest, "tile");
+  EXPECT_EQ(report.launches, 1);
+  EXPECT_EQ(report.launches_by_k, (std::map<int, std::int64_t>{{static_cast<int>(tile_steps_per_launch), 1}}));
+  EXPECT_GT(report.tile_lanes, 0);
+  EXPECT_FALSE(report.tile_reason.empty());
+}
+
+TEST(Run, AutoPerSampleGrowsKThenStops) {
+  OscillatorBatch batch(1000);
+  const Report report = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, Steps::automatic(), LoopNest::per_sample),
+                                       state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000);
+  if (static_cast<std::int64_t>(TestSpace().concurrency()) >= 1000) {
+    EXPECT_EQ(report.launches, 1);  // the batch fits in flight: one launch
+  } else {
+    // Nobody finishes before step 1000: K doubles to the top rung, 1 + 2 + ... + 256 + 256 + 256.
+    EXPECT_EQ(report.launches, 11);
+    EXPECT_EQ(report.steps, 1023);
+    EXPECT_EQ(report.launches_by_k.at(256), 3);
+  }
+}
 
 TEST(Run, SeedFiguresForK1AndK16) {
-  OscillatorBatch one(1000);
-  const Report k1 = one.run(1, 10000);
-  EXPECT_EQ(k1.launches, 1000);
-  EXPECT_EQ(k1.steps, 1000);
-  EXPECT_TRUE(k1.exact_steps);
-  EXPECT_EQ(k1.launches_by_k, (std::map<int, std::int64_t>{{1, 1000}}));
+  for (LoopNest nest : {LoopNest::per_sample, LoopNest::space_default}) {
+    OscillatorBatch one(1000);
+    const Report k1 = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, 1, nest), state(one.x, one.v, one.t),
+                                     inputs(one.omega), 10000);
+    EXPECT_EQ(k1.launches, 1000);
+    EXPECT_EQ(k1.steps, 1000);
+    EXPECT_TRUE(k1.exact_steps);
+    EXPECT_EQ(k1.launches_by_k, (std::map<int, std::int64_t>{{1, 1000}}));
 
-  OscillatorBatch sixteen(1000);
-  const Report k16 = sixteen.run(16, 10000);
-  EXPECT_EQ(k16.launches, 63);
-  EXPECT_EQ(k16.steps, 1008);
-  EXPECT_FALSE(k16.exact_steps);
-  EXPECT_EQ(k16.summary(), "k=16: 63 launches, 1008 steps, exact_steps=false");
+    OscillatorBatch sixteen(1000);
+    const Report k16 = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, 16, nest),
+                                      state(sixteen.x, sixteen.v, sixteen.t), inputs(sixteen.omega), 10000);
+    EXPECT_EQ(k16.launches, 63);
+    EXPECT_EQ(k16.steps, 1008);
+    EXPECT_FALSE(k16.exact_steps);
+    EXPECT_EQ(k16.summary(), "k=16: 63 launches, 1008 steps, exact_steps=false");
+  }
 }
 
 TEST(Run, OscillatorFollowsTheKnownSolution) {
@@ -176,10 +273,6 @@ TEST_F(BadInput, NonPositiveMaxSteps) {
 TEST_F(BadInput, NonPositiveK) {
   expect_rejected([&] { batch.run(0, 100); }, "steps per launch must be positive, got 0");
   expect_rejected([&] { batch.run(-3, 100); }, "steps per launch must be positive, got -3");
-}
-
-TEST_F(BadInput, KBeyondTheLadder) {
-  expect_rejected([&] { batch.run(max_steps_per_launch + 1, 100); }, "exceeds the largest compiled steps per launch");
 }
 
 TEST_F(BadInput, MismatchedStateExtents) {

@@ -1,6 +1,8 @@
 #pragma once
-// The one place a runtime step count becomes a template K: the smallest ladder rung that holds it.
+// The one place a runtime value becomes a template parameter: the launch's K rung and the host
+// tile's lanes, each from its compiled ladder.
 
+#include <eagle/host_tile.hpp>
 #include <eagle/ladder.hpp>
 
 #include <type_traits>
@@ -8,15 +10,21 @@
 
 namespace eagle::detail {
 
-template <class F, int... Rungs>
-void with_rung_impl(int rung, F& f, std::integer_sequence<int, Rungs...>) {
-  static_cast<void>(((rung == Rungs ? (f(std::integral_constant<int, Rungs>{}), true) : false) || ...));
+template <class F, int... Values>
+void with_compiled_impl(long long value, F& f, std::integer_sequence<int, Values...>) {
+  static_cast<void>(((value == Values ? (f(std::integral_constant<int, Values>{}), true) : false) || ...));
 }
 
-/// Calls `f(std::integral_constant<int, K>{})` for K = rung_for(k); 1 <= k <= max_steps_per_launch.
+/// Calls `f(std::integral_constant<int, K>{})` for K = rung_for(k), k >= 1.
 template <class F>
-void with_rung(int k, F&& f) {
-  with_rung_impl(rung_for(k), f, Ladder{});
+void with_rung(long long k, F&& f) {
+  with_compiled_impl(rung_for(k), f, Ladder{});
+}
+
+/// Calls `f(std::integral_constant<int, L>{})` for a compiled tile of L = lanes.
+template <class F>
+void with_tile(long long lanes, F&& f) {
+  with_compiled_impl(lanes, f, TileLadder{});
 }
 
 }  // namespace eagle::detail

@@ -1,6 +1,6 @@
 #pragma once
 // The fused launch for device-style execution: one sample per work item, its state in registers
-// for up to K steps, the unfinished count reduced in the same launch.
+// for the launch's steps, the unfinished count reduced in the same launch.
 
 #include <eagle/fields.hpp>
 #include <eagle/model.hpp>
@@ -18,7 +18,8 @@ struct SampleStatus {
   Kokkos::View<std::int64_t*, Mem> steps_taken;
 };
 
-/// Runs up to `limit` (<= K) steps of every unterminated sample; reduces how many remain active.
+/// Runs `limit` steps of every unterminated sample, in blocks of K steps unrolled with the state
+/// in registers (limit <= K except on the top rung); reduces how many remain active.
 template <class Model, int K, class Mem>
 struct FusedSteps {
   using T = typename ModelTraits<Model>::scalar_type;
@@ -29,7 +30,7 @@ struct FusedSteps {
   Fields<T, NS, Mem> state;
   Fields<const T, NI, Mem> inputs;
   SampleStatus<Mem> status;
-  int limit;
+  std::int64_t limit;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& active) const {
     if (status.terminated(i)) return;
@@ -39,11 +40,13 @@ struct FusedSteps {
     for (int f = 0; f < NI; ++f) in[f] = inputs[f](i);
 
     bool done = false;
-    int taken = 0;
-    for (int k = 0; k < K; ++k) {
-      if (k == limit || done) break;
-      done = model.step(s, static_cast<const Values<T, NI>&>(in));
-      ++taken;
+    std::int64_t taken = 0;
+    while (taken < limit && !done) {
+      for (int k = 0; k < K; ++k) {
+        if (taken == limit || done) break;
+        done = model.step(s, static_cast<const Values<T, NI>&>(in));
+        ++taken;
+      }
     }
 
     for (int f = 0; f < NS; ++f) state[f](i) = s[f];

@@ -13,11 +13,13 @@ struct Oscillator {
   enum State : int { x, v, t, state_count };
   enum Input : int { omega, input_count };
 
+  static constexpr bool lane_packs = true;  ///< branch-free: the host tile runs it on SIMD packs
+
   double t_end = 1.0;  ///< each sample terminates once its time reaches t_end
   double dt = 1e-3;    ///< time step
 
   template <class S, class I>
-  KOKKOS_INLINE_FUNCTION bool step(S& s, const I& in) const {
+  KOKKOS_INLINE_FUNCTION auto step(S& s, const I& in) const {
     const auto x0 = s[x];
     const auto v0 = s[v];
     s[x] = x0 + dt * v0;

@@ -1,10 +1,12 @@
-# Finds Kokkos and gives it one name, Eagle::kokkos, whichever way it was installed:
+# Finds eagle's dependencies: Kokkos, under one name, and hwloc.
+#
+# Kokkos gets one name, Eagle::kokkos, whichever way it was installed:
 #  - a native Kokkos 3.x/4.x install (its config exports Kokkos::kokkos), e.g. via -DKokkos_ROOT;
 #  - Debian's prebuilt libtrilinos-kokkos-dev, whose TriBITS config exports plain variables and
 #    trilinos_* targets (and a Kokkos::kokkos whose include path is wrong).
 # Sets EAGLE_KOKKOS_DEVICES (e.g. OPENMP;SERIAL) and EAGLE_KOKKOS_VERSION in the caller's scope.
 # A macro, not a function, so that find_package's variables reach the caller.
-macro(eagle_find_kokkos)
+macro(eagle_find_dependencies)
   if(NOT TARGET Kokkos::kokkos AND NOT TARGET trilinos_kokkoscore)
     find_package(Kokkos REQUIRED)
   endif()
@@ -37,4 +39,10 @@ macro(eagle_find_kokkos)
   endif()
   # Kokkos 3.4 calls the Threads backend PTHREAD; eagle's tests use the class name.
   list(TRANSFORM EAGLE_KOKKOS_DEVICES REPLACE "^PTHREAD$" "THREADS")
+
+  # hwloc ships pkg-config files, not a CMake package.
+  if(NOT TARGET PkgConfig::HWLOC)
+    find_package(PkgConfig REQUIRED)
+    pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET GLOBAL hwloc>=2.0)
+  endif()
 endmacro()

@@ -1,0 +1,151 @@
+#pragma once
+// Lane packs: several samples' values in one SIMD register, for the host tile. A model whose step
+// body is branch-free arithmetic says so (`static constexpr bool lane_packs = true;`, and its
+// `step` returns `auto`); the tile then runs that same body on packs, so each + - * / is one
+// vector instruction across lanes. Every other model runs on the tile one lane at a time.
+// This header is the one place eagle speaks SIMD: GCC/Clang vector extensions at the target's
+// native width (SSE2/NEON 16 bytes, AVX 32, AVX-512 64; -march decides). Wider vectors than the
+// target has are lowered through memory and run slower than scalars, so never use them.
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace eagle {
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__) && \
+    (defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__) || defined(__ARM_NEON))
+#define EAGLE_HAS_LANE_PACKS 1
+#if defined(__AVX512F__)
+inline constexpr std::size_t native_vector_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr std::size_t native_vector_bytes = 32;
+#else
+inline constexpr std::size_t native_vector_bytes = 16;
+#endif
+#else
+inline constexpr std::size_t native_vector_bytes = 0;
+#endif
+
+/// Lanes of T in one native vector; 1 where eagle knows no vector type for this compiler/target.
+template <class T>
+inline constexpr int pack_width = native_vector_bytes >= 2 * sizeof(T) ? static_cast<int>(native_vector_bytes / sizeof(T)) : 1;
+
+/// pack_width<T> values of T (defined where the target has vectors).
+template <class T>
+struct Pack;
+
+#if defined(EAGLE_HAS_LANE_PACKS)
+
+/// The integer type as wide as T, for masks.
+template <class T>
+using mask_int_t = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+
+/// Native vectors of T and of its mask integers. Spelled out per type: GCC drops vector_size on
+/// a dependent type.
+template <class T>
+struct NativeVector;
+template <>
+struct NativeVector<double> {
+  typedef double type __attribute__((vector_size(native_vector_bytes)));
+  typedef std::int64_t mask __attribute__((vector_size(native_vector_bytes)));
+};
+template <>
+struct NativeVector<float> {
+  typedef float type __attribute__((vector_size(native_vector_bytes)));
+  typedef std::int32_t mask __attribute__((vector_size(native_vector_bytes)));
+};
+
+template <class T>
+struct PackMask;
+
+/// Arithmetic with packs and scalars; comparisons give PackMask.
+template <class T>
+struct Pack {
+  static constexpr int width = pack_width<T>;
+  using vector_type = typename NativeVector<T>::type;
+  vector_type v;
+
+  Pack() : v() {}
+  Pack(T scalar) : v(vector_type{} + scalar) {}  // NOLINT: scalars broadcast, as in the step body
+  explicit Pack(vector_type vector) : v(vector) {}
+
+  T operator[](int lane) const { return v[lane]; }
+  void set(int lane, T value) { v[lane] = value; }
+
+  friend Pack operator+(Pack a, Pack b) { return Pack(a.v + b.v); }
+  friend Pack operator-(Pack a, Pack b) { return Pack(a.v - b.v); }
+  friend Pack operator*(Pack a, Pack b) { return Pack(a.v * b.v); }
+  friend Pack operator/(Pack a, Pack b) { return Pack(a.v / b.v); }
+  friend Pack operator+(Pack a, T b) { return Pack(a.v + b); }
+  friend Pack operator-(Pack a, T b) { return Pack(a.v - b); }
+  friend Pack operator*(Pack a, T b) { return Pack(a.v * b); }
+  friend Pack operator/(Pack a, T b) { return Pack(a.v / b); }
+  friend Pack operator+(T a, Pack b) { return Pack(a + b.v); }
+  friend Pack operator-(T a, Pack b) { return Pack(a - b.v); }
+  friend Pack operator*(T a, Pack b) { return Pack(a * b.v); }
+  friend Pack operator/(T a, Pack b) { return Pack(a / b.v); }
+  Pack operator-() const { return Pack(-v); }
+  Pack& operator+=(Pack b) { return *this = *this + b; }
+  Pack& operator-=(Pack b) { return *this = *this - b; }
+  Pack& operator*=(Pack b) { return *this = *this * b; }
+  Pack& operator/=(Pack b) { return *this = *this / b; }
+
+  friend PackMask<T> operator<(Pack a, Pack b) { return PackMask<T>(a.v < b.v); }
+  friend PackMask<T> operator<=(Pack a, Pack b) { return PackMask<T>(a.v <= b.v); }
+  friend PackMask<T> operator>(Pack a, Pack b) { return PackMask<T>(a.v > b.v); }
+  friend PackMask<T> operator>=(Pack a, Pack b) { return PackMask<T>(a.v >= b.v); }
+  friend PackMask<T> operator==(Pack a, Pack b) { return PackMask<T>(a.v == b.v); }
+  friend PackMask<T> operator!=(Pack a, Pack b) { return PackMask<T>(a.v != b.v); }
+};
+
+/// Per-lane booleans of a Pack<T>: all bits set for true.
+template <class T>
+struct PackMask {
+  using vector_type = typename NativeVector<T>::mask;
+  vector_type m;
+
+  PackMask() : m() {}
+  explicit PackMask(vector_type mask) : m(mask) {}
+  PackMask(bool b) : m(vector_type{} + (b ? mask_int_t<T>(-1) : mask_int_t<T>(0))) {}  // NOLINT
+
+  bool operator[](int lane) const { return m[lane] != 0; }
+  void set(int lane, bool value) { m[lane] = value ? mask_int_t<T>(-1) : mask_int_t<T>(0); }
+  friend PackMask operator&(PackMask a, PackMask b) { return PackMask(a.m & b.m); }
+  friend PackMask operator|(PackMask a, PackMask b) { return PackMask(a.m | b.m); }
+  PackMask operator!() const { return PackMask(~m); }
+};
+
+/// Per-lane counts of how often a mask was true: one integer subtraction per count (a true lane
+/// is all ones, -1), no select.
+template <class T>
+struct PackCount {
+  typename NativeVector<T>::mask c{};
+  void add(PackMask<T> mask) { c -= mask.m; }
+  std::int64_t operator[](int lane) const { return static_cast<std::int64_t>(c[lane]); }
+};
+
+/// `mask ? a : b`, lane by lane.
+template <class T>
+Pack<T> select(PackMask<T> mask, Pack<T> a, Pack<T> b) {
+  return Pack<T>(mask.m ? a.v : b.v);
+}
+
+/// True when any lane of the mask is set.
+template <class T>
+bool any(PackMask<T> mask) {
+  bool result = false;
+  for (int lane = 0; lane < Pack<T>::width; ++lane) result = result || mask.m[lane] != 0;
+  return result;
+}
+
+#endif
+
+/// The scalar forms, so one tile loop serves packs and single lanes.
+template <class T, class = std::enable_if_t<std::is_arithmetic<T>::value>>
+T select(bool mask, T a, T b) {
+  return mask ? a : b;
+}
+inline bool any(bool mask) { return mask; }
+
+}  // namespace eagle

@@ -1,0 +1,111 @@
+#pragma once
+// The host tile: how many samples advance together in one work item on a host execution space.
+// The tile's working set (its samples' state, inputs and bookkeeping) should stay in a fast cache
+// while the step loop sweeps its lanes once per step. Pure logic: the cache sizes come in as data
+// (read with hwloc in host_caches.hpp), so bogus data can be tested.
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace eagle {
+
+/// A rank's contiguous part [begin, end) of a batch of `total` samples.
+struct Partition {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t total = 0;
+
+  Partition(std::int64_t begin_, std::int64_t end_, std::int64_t total_) : begin(begin_), end(end_), total(total_) {
+    if (begin < 0 || begin > end || end > total) {
+      throw std::invalid_argument("eagle::Partition: need 0 <= begin <= end <= total, got begin " +
+                                  std::to_string(begin) + ", end " + std::to_string(end) + ", total " +
+                                  std::to_string(total));
+    }
+  }
+  std::int64_t size() const { return end - begin; }
+};
+
+/// Per-core data cache sizes in bytes (0: unknown) and where they came from.
+struct CacheSizes {
+  std::int64_t l1d = 0;
+  std::int64_t l2 = 0;
+  std::int64_t l3 = 0;
+  std::string source = "none";
+};
+
+/// How a tile was sized: lanes per tile, tiles in the partition, and why.
+struct TilePlan {
+  std::int64_t lanes = 0;
+  std::int64_t tiles = 0;
+  std::string why;
+};
+
+/// The tile sizes the host loop nest is compiled for: the lane loop has a compile-time trip count
+/// and the tile lives in local arrays, which is what lets the compiler vectorise it.
+using TileLadder = std::integer_sequence<int, 16, 32, 64, 128, 256, 512, 1024>;
+inline constexpr std::int64_t min_tile_lanes = 16;
+inline constexpr std::int64_t max_tile_lanes = 1024;
+
+/// The largest compiled tile not above `lanes` (at least the smallest).
+constexpr std::int64_t tile_rung_at_most(std::int64_t lanes) {
+  std::int64_t rung = min_tile_lanes;
+  while (rung * 2 <= lanes && rung < max_tile_lanes) rung *= 2;
+  return rung;
+}
+
+/// The tile rule. Defaults measured on this project's 2-core machines (see README, "The host tile").
+struct TileRule {
+  /// The fraction of the per-core L1 data cache a tile's working set may fill.
+  double l1_fraction = 0.25;
+  /// L1 data caches outside [min_l1d, max_l1d] bytes are not believed; default_l1d is used then.
+  std::int64_t min_l1d = 4 * 1024;
+  std::int64_t max_l1d = 4 * 1024 * 1024;
+  std::int64_t default_l1d = 32 * 1024;
+
+  /// Tiles of the partition for samples whose tile working set is `bytes_per_sample`;
+  /// `lanes_override` > 0 asks for a tile size (API or EAGLE_TILE_LANES), rounded down to a
+  /// compiled tile.
+  TilePlan plan(const Partition& part, std::int64_t bytes_per_sample, const CacheSizes& caches,
+                std::int64_t lanes_override = 0) const {
+    if (bytes_per_sample <= 0) {
+      throw std::invalid_argument("eagle::TileRule::plan: bytes_per_sample must be positive, got " +
+                                  std::to_string(bytes_per_sample));
+    }
+    TilePlan p;
+    if (lanes_override > 0) {
+      p.lanes = tile_rung_at_most(lanes_override);
+      p.why = "override: " + std::to_string(lanes_override) + " lanes asked";
+      if (p.lanes != lanes_override) p.why += ", compiled tile " + std::to_string(p.lanes);
+    } else {
+      std::int64_t l1d = caches.l1d;
+      std::string cache_note = caches.source + " L1d " + std::to_string(l1d / 1024) + " KiB";
+      if (l1d < min_l1d || l1d > max_l1d) {
+        cache_note = caches.source + " L1d of " + std::to_string(l1d) + " bytes not believed, default " +
+                     std::to_string(default_l1d / 1024) + " KiB";
+        l1d = default_l1d;
+      }
+      const auto fit = static_cast<std::int64_t>(l1_fraction * static_cast<double>(l1d)) / bytes_per_sample;
+      p.lanes = tile_rung_at_most(fit);
+      p.why = cache_note + " x " + std::to_string(l1_fraction) + " / " + std::to_string(bytes_per_sample) +
+              " B per sample";
+    }
+    p.tiles = (part.size() + p.lanes - 1) / p.lanes;
+    return p;
+  }
+};
+
+/// Samples in tile `t` of a plan: [begin, end) within the partition, the last tile possibly shorter.
+inline std::pair<std::int64_t, std::int64_t> tile_range(const Partition& part, const TilePlan& plan, std::int64_t t) {
+  const std::int64_t begin = part.begin + t * plan.lanes;
+  return {begin, std::min(part.end, begin + plan.lanes)};
+}
+
+/// Steps a host tile launch asks for when eagle picks: as many as it can. Each launch re-reads the
+/// state planes, so fewer, longer launches are faster; this bound keeps a progress report coming
+/// every few hundred milliseconds on large batches.
+inline constexpr std::int64_t tile_steps_per_launch = 1024;
+
+}  // namespace eagle

@@ -1,0 +1,95 @@
+// The host tile rule, from cache sizes given as data (including bogus ones).
+
+#include <eagle/host_tile.hpp>
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace eagle {
+namespace {
+
+CacheSizes caches(std::int64_t l1d) { return {l1d, 512 * 1024, 8 * 1024 * 1024, "test"}; }
+
+/// Every sample of the partition in exactly one non-empty tile.
+void expect_exact_cover(const Partition& part, const TilePlan& plan) {
+  std::vector<int> covered(static_cast<std::size_t>(part.size()), 0);
+  for (std::int64_t t = 0; t < plan.tiles; ++t) {
+    const auto [begin, end] = tile_range(part, plan, t);
+    EXPECT_LT(begin, end) << "tile " << t << " is empty";
+    for (std::int64_t i = begin; i < end; ++i) ++covered[static_cast<std::size_t>(i - part.begin)];
+  }
+  for (std::size_t i = 0; i < covered.size(); ++i) EXPECT_EQ(covered[i], 1) << "sample " << part.begin + i;
+}
+
+TEST(TileRule, CoversThePartitionExactly) {
+  const TileRule rule;
+  for (std::int64_t begin : {0, 5, 1000}) {
+    for (std::int64_t size : {0, 1, 15, 16, 17, 1000, 4097, 100003}) {
+      const Partition part(begin, begin + size, begin + size + 3);
+      for (std::int64_t bytes : {4, 36, 100, 5000}) expect_exact_cover(part, rule.plan(part, bytes, caches(48 * 1024)));
+    }
+  }
+}
+
+TEST(TileRule, SizedFromTheL1Share) {
+  const TilePlan plan = TileRule{}.plan(Partition(0, 100000, 100000), 36, caches(32 * 1024));
+  EXPECT_EQ(plan.lanes, 128);  // 32 KiB * 0.25 / 36 B = 227 -> the compiled tile below, 128
+  EXPECT_EQ(plan.tiles, (100000 + 127) / 128);
+  EXPECT_NE(plan.why.find("test L1d 32 KiB"), std::string::npos) << plan.why;
+}
+
+TEST(TileRule, ShrinksAsSamplesGrow) {
+  const Partition part(0, 1000000, 1000000);
+  std::int64_t previous = 1 << 30;
+  for (std::int64_t bytes : {4, 8, 36, 100, 400, 2000}) {
+    const TilePlan plan = TileRule{}.plan(part, bytes, caches(48 * 1024));
+    EXPECT_LE(plan.lanes, previous) << bytes << " bytes";
+    EXPECT_EQ(plan.lanes, tile_rung_at_most(plan.lanes));  // a compiled tile
+    previous = plan.lanes;
+  }
+  EXPECT_EQ(previous, min_tile_lanes);
+}
+
+TEST(TileRule, BogusCachesFallBackToTheDefault) {
+  const Partition part(0, 100000, 100000);
+  const TilePlan sane = TileRule{}.plan(part, 36, caches(32 * 1024));
+  for (std::int64_t bogus : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{12}, std::int64_t{508} << 20}) {
+    const TilePlan plan = TileRule{}.plan(part, 36, caches(bogus));
+    EXPECT_EQ(plan.lanes, sane.lanes) << bogus;
+    EXPECT_NE(plan.why.find("not believed"), std::string::npos) << plan.why;
+  }
+}
+
+TEST(TileRule, HugeSamplesStillGetTheSmallestTile) {
+  EXPECT_EQ(TileRule{}.plan(Partition(0, 100, 100), 1 << 20, caches(32 * 1024)).lanes, min_tile_lanes);
+}
+
+TEST(TileRule, ZeroAndOneSample) {
+  EXPECT_EQ(TileRule{}.plan(Partition(0, 0, 0), 36, caches(32 * 1024)).tiles, 0);
+  EXPECT_EQ(TileRule{}.plan(Partition(7, 7, 9), 36, caches(32 * 1024)).tiles, 0);
+  EXPECT_EQ(TileRule{}.plan(Partition(0, 1, 1), 36, caches(32 * 1024)).tiles, 1);
+}
+
+TEST(TileRule, OverrideWinsRoundedToACompiledTile) {
+  const Partition part(0, 1000, 1000);
+  const TilePlan exact = TileRule{}.plan(part, 36, caches(32 * 1024), 64);
+  EXPECT_EQ(exact.lanes, 64);
+  EXPECT_EQ(exact.tiles, 16);
+  EXPECT_EQ(exact.why, "override: 64 lanes asked");
+  const TilePlan rounded = TileRule{}.plan(part, 36, caches(32 * 1024), 100);
+  EXPECT_EQ(rounded.lanes, 64);
+  EXPECT_NE(rounded.why.find("compiled tile 64"), std::string::npos) << rounded.why;
+  EXPECT_EQ(TileRule{}.plan(part, 36, caches(32 * 1024), 1).lanes, min_tile_lanes);
+  EXPECT_EQ(TileRule{}.plan(part, 36, caches(32 * 1024), 1 << 20).lanes, max_tile_lanes);
+}
+
+TEST(TileRule, BadInputIsRefused) {
+  EXPECT_THROW(Partition(5, 4, 10), std::invalid_argument);
+  EXPECT_THROW(Partition(-1, 4, 10), std::invalid_argument);
+  EXPECT_THROW(Partition(0, 11, 10), std::invalid_argument);
+  EXPECT_THROW(TileRule{}.plan(Partition(0, 10, 10), 0, caches(32 * 1024)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace eagle
