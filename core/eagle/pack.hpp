@@ -93,8 +93,9 @@ struct Pack {
 
   friend PackMask<T> operator<(Pack a, Pack b) { return PackMask<T>(a.v < b.v); }
   friend PackMask<T> operator<=(Pack a, Pack b) { return PackMask<T>(a.v <= b.v); }
-  friend PackMask<T> operator>(Pack a, Pack b) { return PackMask<T>(a.v > b.v); }
-  friend PackMask<T> operator>=(Pack a, Pack b) { return PackMask<T>(a.v >= b.v); }
+  // > and >= as swapped < and <=: SSE2 has only the latter, and GCC 12 scalarises the former.
+  friend PackMask<T> operator>(Pack a, Pack b) { return PackMask<T>(b.v < a.v); }
+  friend PackMask<T> operator>=(Pack a, Pack b) { return PackMask<T>(b.v <= a.v); }
   friend PackMask<T> operator==(Pack a, Pack b) { return PackMask<T>(a.v == b.v); }
   friend PackMask<T> operator!=(Pack a, Pack b) { return PackMask<T>(a.v != b.v); }
 };
@@ -126,17 +127,26 @@ struct PackCount {
 };
 
 /// `mask ? a : b`, lane by lane.
+/// The vector `?:` tests each mask lane against zero: a blend where the target compares integers
+/// as wide as T (AVX2, AVX-512, SSE4.1), scalar code elsewhere (SSE2 has no 64-bit compare). There
+/// the select is bitwise on the lanes' bits, which a mask lane (all ones or all zeros) allows.
 template <class T>
 Pack<T> select(PackMask<T> mask, Pack<T> a, Pack<T> b) {
+#if defined(__AVX2__) || defined(__AVX512F__) || (defined(__SSE4_1__) && !defined(__AVX__))
   return Pack<T>(mask.m ? a.v : b.v);
+#else
+  using Bits = typename NativeVector<T>::mask;
+  using Vector = typename NativeVector<T>::type;
+  return Pack<T>(reinterpret_cast<Vector>((reinterpret_cast<Bits>(a.v) & mask.m) | (reinterpret_cast<Bits>(b.v) & ~mask.m)));
+#endif
 }
 
 /// True when any lane of the mask is set.
 template <class T>
 bool any(PackMask<T> mask) {
-  bool result = false;
-  for (int lane = 0; lane < Pack<T>::width; ++lane) result = result || mask.m[lane] != 0;
-  return result;
+  mask_int_t<T> bits = 0;  // OR of the lanes, no short-circuit: no branch per lane
+  for (int lane = 0; lane < Pack<T>::width; ++lane) bits |= mask.m[lane];
+  return bits != 0;
 }
 
 #endif

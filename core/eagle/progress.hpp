@@ -43,19 +43,22 @@ inline double estimate_seconds_left(const Progress& before, const Progress& now)
 }
 
 /// An observer that redraws one line on a terminal: launch, K, samples done, elapsed and ETA.
-/// It redraws at most every `interval` seconds and ends the line when the run is done. The ETA
-/// looks back over the last few launches, so it follows the batch as it thins.
+/// A run shorter than `quiet_for` seconds prints nothing; after that the line is redrawn at most
+/// every `interval` seconds and ended when the run is done. The ETA looks back over the last few
+/// launches, so it follows the batch as it thins.
 class ProgressLine {
  public:
-  explicit ProgressLine(std::string label, std::FILE* out = stderr, double interval = 0.25)
-      : label_(std::move(label)), out_(out), interval_(interval) {}
+  explicit ProgressLine(std::string label, std::FILE* out = stderr, double quiet_for = 1.0, double interval = 0.25)
+      : label_(std::move(label)), out_(out), quiet_for_(quiet_for), interval_(interval) {}
 
   void operator()(const Progress& p) {
     window_.push_back(p);
     if (window_.size() > 8) window_.pop_front();
     const bool last = p.active == 0 || p.steps_done >= p.max_steps;
+    if (p.seconds < quiet_for_ && !(last && drawn_)) return;
     if (!last && p.seconds - last_drawn_ < interval_) return;
     last_drawn_ = p.seconds;
+    drawn_ = true;
     const double eta = estimate_seconds_left(window_.front(), p);
     const double done = p.samples > 0 ? 100.0 * static_cast<double>(p.samples - p.active) / static_cast<double>(p.samples) : 100.0;
     std::fprintf(out_, "\r[%s] launch %lld  K=%lld  step %lld  %5.1f%% done  %.1f s elapsed  ETA %s   ", label_.c_str(),
@@ -68,8 +71,10 @@ class ProgressLine {
  private:
   std::string label_;
   std::FILE* out_;
+  double quiet_for_;
   double interval_;
   double last_drawn_ = -1e300;
+  bool drawn_ = false;
   std::deque<Progress> window_;
 };
 

@@ -28,7 +28,7 @@ TEST(Progress, DoneIsZeroAndUnknownIsNegative) {
 
 TEST(Progress, LineEndsWhenTheRunEnds) {
   std::FILE* out = std::tmpfile();
-  ProgressLine line("test", out, 0.0);
+  ProgressLine line("test", out, /*quiet_for=*/0.0, /*interval=*/0.0);
   line(at(0.5, 500, 1000));
   line(at(1.0, 1000, 0));
   std::rewind(out);
@@ -39,6 +39,16 @@ TEST(Progress, LineEndsWhenTheRunEnds) {
   EXPECT_NE(text.find("[test] launch 1"), std::string::npos) << text;
   EXPECT_NE(text.find("100.0% done"), std::string::npos) << text;
   EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(Progress, ShortRunsPrintNothing) {
+  std::FILE* out = std::tmpfile();
+  ProgressLine line("test", out, /*quiet_for=*/1.0);
+  line(at(0.5, 500, 1000));
+  line(at(0.9, 1000, 0));
+  const long written = std::ftell(out);
+  std::fclose(out);
+  EXPECT_EQ(written, 0);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace eagle::detail {
 
@@ -51,8 +52,8 @@ struct TiledSteps {
   static constexpr int W = TileLane<Model>::width;
   /// Packs advanced side by side: independent chains hide the arithmetic's latency, but each pack's
   /// state, inputs, mask and counter must stay within about 12 of the 16 vector registers x86 has
-  /// (measured on the oscillator, 6 registers a pack: 2 packs beat 4 by 1.04x with SSE2 and by
-  /// 1.8x with AVX2, where 4 packs spill).
+  /// (measured on the oscillator, 6 registers a pack, one thread, 10^9 sample-steps: 2 packs
+  /// 2.21 s with SSE2 and 1.27 s with AVX2; 4 packs 2.11 s and 1.40 s, where they spill).
   static constexpr int interleave = std::clamp(12 / (NS + NI + 2), 1, 4);
   static constexpr int group = interleave * W;
   /// Steps between looks at whether any lane of the group still runs.
@@ -81,23 +82,24 @@ struct TiledSteps {
     Mask alive[interleave] = {};
     typename Lane::count ran[interleave] = {};
     for (int g = 0; g < interleave; ++g) {
+      const int first = g * W;
+      const int real = std::clamp(lanes - first, 0, W);  // lanes past `lanes` are padding
+      for (int f = 0; f < NS; ++f) load_lanes(s[g][f], state[f].data() + begin + first, real, state[f](begin));
+      for (int f = 0; f < NI; ++f) load_lanes(in[g][f], inputs[f].data() + begin + first, real, inputs[f](begin));
       alive[g] = Mask(false);
-      for (int w = 0; w < W; ++w) {
-        const int lane = g * W + w;
-        const std::int64_t i = begin + (lane < lanes ? lane : 0);  // padding copies a real lane
-        for (int f = 0; f < NS; ++f) set_lane(s[g][f], w, state[f](i));
-        for (int f = 0; f < NI; ++f) set_lane(in[g][f], w, inputs[f](i));
-        set_mask_lane(alive[g], w, lane < lanes && !status.terminated(i));
-      }
+      for (int w = 0; w < real; ++w) set_mask_lane(alive[g], w, !status.terminated(begin + first + w));
     }
 
     for (std::int32_t k = 0; k < limit;) {
       const std::int32_t burst_end = std::min(limit, k + steps_between_checks);
       for (; k < burst_end; ++k) {
         for (int g = 0; g < interleave; ++g) {
-          Values<P, NS> next = s[g];
-          const Mask done = m.step(next, static_cast<const Values<P, NI>&>(in[g]));
-          for (int f = 0; f < NS; ++f) s[g][f] = select(alive[g], next[f], s[g][f]);
+          // Field by field: an aggregate copy of the array goes through memory in halves, and the
+          // full-width reload then stalls on store forwarding.
+          P before[NS];
+          for (int f = 0; f < NS; ++f) before[f] = s[g][f];
+          const Mask done = m.step(s[g], static_cast<const Values<P, NI>&>(in[g]));
+          for (int f = 0; f < NS; ++f) s[g][f] = select(alive[g], s[g][f], before[f]);
           Lane::add(ran[g], alive[g]);
           alive[g] = static_cast<Mask>(alive[g] & !done);
         }
@@ -109,11 +111,11 @@ struct TiledSteps {
 
     std::int64_t still_running = 0;
     for (int g = 0; g < interleave; ++g) {
-      for (int w = 0; w < W; ++w) {
-        const int lane = g * W + w;
-        if (lane >= lanes) continue;
-        const std::int64_t i = begin + lane;
-        for (int f = 0; f < NS; ++f) state[f](i) = get_lane(s[g][f], w);
+      const int first = g * W;
+      const int real = std::clamp(lanes - first, 0, W);
+      for (int f = 0; f < NS; ++f) store_lanes(s[g][f], state[f].data() + begin + first, real);
+      for (int w = 0; w < real; ++w) {
+        const std::int64_t i = begin + first + w;
         const bool runs = get_mask_lane(alive[g], w);
         status.steps_taken(i) += ran_of(ran[g], w);
         status.terminated(i) = !runs;
@@ -124,14 +126,25 @@ struct TiledSteps {
   }
 
  private:
-  // Lane access that reads the same for packs and single lanes.
-  static void set_lane(P& x, int w, T value) {
-    if constexpr (W == 1) x = value;
-    else x.set(w, value);
+  // Lane access that reads the same for packs and single lanes. A full pack moves in one
+  // unaligned vector copy; a partial one lane by lane, its padding lanes set to `pad`.
+  static void load_lanes(P& x, const T* from, int real, T pad) {
+    if constexpr (W == 1) {
+      x = real > 0 ? from[0] : pad;
+    } else if (real == W) {
+      std::memcpy(&x.v, from, sizeof(x.v));
+    } else {
+      for (int w = 0; w < W; ++w) x.set(w, w < real ? from[w] : pad);
+    }
   }
-  static T get_lane(const P& x, int w) {
-    if constexpr (W == 1) return x;
-    else return x[w];
+  static void store_lanes(const P& x, T* to, int real) {
+    if constexpr (W == 1) {
+      if (real > 0) to[0] = x;
+    } else if (real == W) {
+      std::memcpy(to, &x.v, sizeof(x.v));
+    } else {
+      for (int w = 0; w < real; ++w) to[w] = x[w];
+    }
   }
   static std::int64_t ran_of(const typename Lane::count& c, int w) {
     if constexpr (W == 1) return c;
