@@ -1,5 +1,6 @@
-// The host tile rule, from cache sizes given as data (including bogus ones).
+// The host tile rule, from cache sizes given as data (including bogus ones), and on this host.
 
+#include <eagle/host_caches.hpp>
 #include <eagle/host_tile.hpp>
 
 #include <gtest/gtest.h>
@@ -89,6 +90,18 @@ TEST(TileRule, BadInputIsRefused) {
   EXPECT_THROW(Partition(-1, 4, 10), std::invalid_argument);
   EXPECT_THROW(Partition(0, 11, 10), std::invalid_argument);
   EXPECT_THROW(TileRule{}.plan(Partition(0, 10, 10), 0, caches(32 * 1024)), std::invalid_argument);
+}
+
+// The public API on this host's real caches (hwloc), as the seed calls it.
+TEST(HostTile, TileCountOnThisHostCoversTheBatch) {
+  const Partition part(0, 100000, 100000);
+  const std::int64_t lanes = tile_size(part, 24);
+  EXPECT_GE(lanes, min_tile_lanes);
+  EXPECT_LE(lanes, max_tile_lanes);
+  EXPECT_EQ(tile_count(part, 24), (100000 + lanes - 1) / lanes);
+  EXPECT_LE(tile_size(part, 2400), lanes);  // bigger samples, smaller tiles
+  EXPECT_EQ(tile_count(Partition(0, 0, 0), 24), 0);
+  EXPECT_EQ(tile_count(Partition(5, 6, 10), 24), 1);
 }
 
 }  // namespace
