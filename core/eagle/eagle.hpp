@@ -11,4 +11,5 @@
 #include <eagle/progress.hpp>
 #include <eagle/report.hpp>
 #include <eagle/run.hpp>
+#include <eagle/status.hpp>
 #include <eagle/steps.hpp>

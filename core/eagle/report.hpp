@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace eagle {
 
@@ -16,8 +18,12 @@ struct Report {
   std::string loop_nest;        ///< "per-sample" or "tile"
 
   std::int64_t samples = 0;     ///< samples in the batch
-  std::int64_t finished = 0;    ///< samples terminated when the run ended
+  std::int64_t finished = 0;    ///< samples the model terminated (or terminated on entry)
   std::int64_t unfinished = 0;  ///< samples still running when the cap stopped the run
+  std::int64_t failed = 0;      ///< samples stopped by a failure (see status.hpp)
+  std::map<int, std::int64_t> failures;  ///< failed samples by status code
+  static constexpr std::size_t failures_named = 8;
+  std::vector<std::pair<std::int64_t, int>> first_failures;  ///< (sample, code), the first few
 
   std::int64_t launches = 0;  ///< kernel launches
   std::int64_t steps = 0;     ///< steps the launches asked for, summed over launches
@@ -44,6 +50,7 @@ struct Report {
     out << steps_setting << ": " << launches << " launches, " << steps
         << " steps, exact_steps=" << (exact_steps ? "true" : "false");
     if (capped) out << ", capped with " << unfinished << " unfinished";
+    if (failed > 0) out << ", " << failed << " failed";
     if (!note.empty()) out << " (" << note << ")";
     return out.str();
   }

@@ -14,6 +14,7 @@
 #include <eagle/model.hpp>
 #include <eagle/progress.hpp>
 #include <eagle/report.hpp>
+#include <eagle/status.hpp>
 #include <eagle/steps.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -64,6 +65,37 @@ std::int64_t count_active(const ExecSpace& exec, const Kokkos::View<bool*, Mem>&
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, terminated.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += terminated(i) ? 0 : 1; }, active);
   return active;
+}
+
+/// Samples terminated on entry count as finished; the others start running.
+template <class ExecSpace, class Mem>
+Kokkos::View<std::uint8_t*, Mem> initial_status(const ExecSpace& exec, const Kokkos::View<bool*, Mem>& terminated) {
+  const Kokkos::View<std::uint8_t*, Mem> codes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"),
+                                               terminated.extent(0));
+  Kokkos::parallel_for(
+      "eagle::initial_status",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, terminated.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) { codes(i) = terminated(i) ? status::finished : status::running; });
+  return codes;
+}
+
+/// Fills the report's counts by status, and the first failing samples.
+template <class Mem>
+void count_statuses(const Kokkos::View<std::uint8_t*, Mem>& codes, Report& report) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), codes);
+  report.finished = report.unfinished = report.failed = 0;
+  for (std::size_t i = 0; i < host.extent(0); ++i) {
+    const std::uint8_t code = host(i);
+    if (code == status::running) ++report.unfinished;
+    else if (code == status::finished) ++report.finished;
+    else {
+      ++report.failed;
+      ++report.failures[code];
+      if (report.first_failures.size() < Report::failures_named) {
+        report.first_failures.push_back({static_cast<std::int64_t>(i), code});
+      }
+    }
+  }
 }
 
 template <class ExecSpace, class Mem>
@@ -141,7 +173,8 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   report.tile_reason = tiles.why;
 
   Kokkos::Timer timer;
-  const detail::SampleStatus<Mem> status{terminated, Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
+  const detail::Bookkeeping<Mem> book{terminated, detail::initial_status(exec, terminated),
+                                      Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
   std::int64_t active = detail::count_active(exec, terminated);
   if (n == 0) report.note = "no samples: no launch";
   else if (active == 0) report.note = "every sample was already terminated: no launch";
@@ -162,7 +195,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
         k = std::min<std::int64_t>(k, std::numeric_limits<std::int32_t>::max() - 1);
         detail::with_tile(tiles.lanes, [&](auto lanes) {
           constexpr int Lanes = decltype(lanes)::value;
-          const detail::TiledSteps<Model, Lanes, Mem> launch{deployed.model, state, in, status, n,
+          const detail::TiledSteps<Model, Lanes, Mem> launch{deployed.model, state, in, book, n,
                                                             static_cast<std::int32_t>(k)};
           Kokkos::parallel_reduce(label + std::to_string(k) + ",tile=" + std::to_string(Lanes) + "]",
                                   Range(exec, 0, tiles.tiles), launch, active);
@@ -172,7 +205,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     if (nest == LoopNest::per_sample) {
       detail::with_rung(k, [&](auto rung) {
         constexpr int K = decltype(rung)::value;
-        const detail::FusedSteps<Model, K, Mem> launch{deployed.model, state, in, status, k};
+        const detail::FusedSteps<Model, K, Mem> launch{deployed.model, state, in, book, k};
         Kokkos::parallel_reduce(label + std::to_string(K) + "]", Range(exec, 0, n), launch, active);
       });
     }
@@ -185,10 +218,9 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     }
   }
 
-  report.longest_sample_steps = detail::longest(exec, status.steps_taken);
+  report.longest_sample_steps = detail::longest(exec, book.steps_taken);
   report.exact_steps = report.longest_sample_steps == report.steps;
-  report.unfinished = active;
-  report.finished = n - active;
+  detail::count_statuses(book.status, report);
   report.capped = active > 0;
   report.seconds = timer.seconds();
   return report;

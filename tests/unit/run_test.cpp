@@ -129,6 +129,36 @@ TEST_P(Run, CountdownStepsEachSampleExactlyItsLengthUpToTheCap) {
   }
 }
 
+TEST_P(Run, FailingSamplesStopAloneWithTheirStatus) {
+  const std::size_t n = 100;
+  std::vector<double> fail_at(n, 0.0), nan_at(n, 0.0);
+  fail_at[10] = 20;
+  fail_at[77] = 1;
+  nan_at[30] = 5;
+  auto count = plane<TestSpace>("count", std::vector<double>(n, 0.0));
+  auto value = plane<TestSpace>("value", std::vector<double>(n, 1.0));
+  auto length = plane<TestSpace>("length", std::vector<double>(n, 50.0));
+  auto fail = plane<TestSpace>("fail_at", fail_at);
+  auto nan = plane<TestSpace>("nan_at", nan_at);
+
+  const Report report = run_until_done(TestSpace(), deploy(Fragile{}, GetParam().steps, GetParam().nest),
+                                       state(count, value), inputs(length, fail, nan), 1000);
+  EXPECT_EQ(report.failed, 3);
+  EXPECT_EQ(report.finished, 97);
+  EXPECT_EQ(report.unfinished, 0);
+  EXPECT_EQ(report.failures, (std::map<int, std::int64_t>{{status::non_finite, 1}, {Fragile::gave_up, 2}}));
+  EXPECT_EQ(report.first_failures, (std::vector<std::pair<std::int64_t, int>>{
+                                       {10, Fragile::gave_up}, {30, status::non_finite}, {77, Fragile::gave_up}}));
+  const auto counts = to_host(count);
+  EXPECT_EQ(counts[10], 20.0);  // stopped at the failing step
+  EXPECT_EQ(counts[77], 1.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == 10 || i == 30 || i == 77) continue;
+    EXPECT_EQ(counts[i], 50.0) << "sample " << i;
+  }
+  EXPECT_NE(report.summary().find("3 failed"), std::string::npos) << report.summary();
+}
+
 std::vector<Arm> arms() {
   std::vector<Arm> all;
   for (LoopNest nest : {LoopNest::per_sample, LoopNest::tile}) {

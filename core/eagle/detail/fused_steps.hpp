@@ -2,8 +2,10 @@
 // The fused launch for device-style execution: one sample per work item, its state in registers
 // for the launch's steps, the unfinished count reduced in the same launch.
 
+#include <eagle/detail/checks.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/model.hpp>
+#include <eagle/status.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -11,12 +13,22 @@
 
 namespace eagle::detail {
 
-/// Per-sample bookkeeping the launch loop owns: the terminated flag and the steps taken.
+/// Per-sample bookkeeping the launch loop owns: the terminated flag, the status code and the
+/// steps taken.
 template <class Mem>
-struct SampleStatus {
+struct Bookkeeping {
   Kokkos::View<bool*, Mem> terminated;
+  Kokkos::View<std::uint8_t*, Mem> status;
   Kokkos::View<std::int64_t*, Mem> steps_taken;
 };
+
+/// A state that is no longer finite ends its sample, whatever the model said.
+template <class T, std::size_t N>
+KOKKOS_INLINE_FUNCTION std::uint8_t check_finite(const Kokkos::Array<T, N>& s, std::uint8_t code) {
+  bool finite = true;
+  for (std::size_t f = 0; f < N; ++f) finite = finite && is_finite(s[f]);
+  return finite ? code : status::non_finite;
+}
 
 /// Runs `limit` steps of every unterminated sample, in blocks of K steps unrolled with the state
 /// in registers (limit <= K except on the top rung); reduces how many remain active.
@@ -29,30 +41,32 @@ struct FusedSteps {
   Model model;
   Fields<T, NS, Mem> state;
   Fields<const T, NI, Mem> inputs;
-  SampleStatus<Mem> status;
+  Bookkeeping<Mem> book;
   std::int64_t limit;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& active) const {
-    if (status.terminated(i)) return;
+    if (book.terminated(i)) return;
     Values<T, NS> s;
     for (int f = 0; f < NS; ++f) s[f] = state[f](i);
     Values<T, NI> in;
     for (int f = 0; f < NI; ++f) in[f] = inputs[f](i);
 
-    bool done = false;
+    std::uint8_t code = status::running;
     std::int64_t taken = 0;
-    while (taken < limit && !done) {
+    while (taken < limit && code == status::running) {
       for (int k = 0; k < K; ++k) {
-        if (taken == limit || done) break;
-        done = model.step(s, static_cast<const Values<T, NI>&>(in));
+        if (taken == limit || code != status::running) break;
+        code = outcome(model.step(s, static_cast<const Values<T, NI>&>(in)));
         ++taken;
       }
     }
+    code = check_finite(s, code);
 
     for (int f = 0; f < NS; ++f) state[f](i) = s[f];
-    status.terminated(i) = done;
-    status.steps_taken(i) += taken;
-    if (!done) ++active;
+    book.terminated(i) = code != status::running;
+    book.status(i) = code;
+    book.steps_taken(i) += taken;
+    if (code == status::running) ++active;
   }
 };
 

@@ -62,7 +62,7 @@ struct TiledSteps {
   Model model;
   Fields<T, NS, Mem> state;
   Fields<const T, NI, Mem> inputs;
-  SampleStatus<Mem> status;
+  Bookkeeping<Mem> book;
   std::int64_t n;
   std::int32_t limit;
 
@@ -79,7 +79,9 @@ struct TiledSteps {
     const Model m = model;  // parameters in registers
     Values<P, NS> s[interleave] = {};
     Values<P, NI> in[interleave] = {};
-    Mask alive[interleave] = {};
+    Mask alive[interleave] = {};     // running now
+    Mask started[interleave] = {};   // running when the launch began
+    std::uint8_t code[interleave] = {};  // single lanes only: the status a lane ended with
     typename Lane::count ran[interleave] = {};
     for (int g = 0; g < interleave; ++g) {
       const int first = g * W;
@@ -87,7 +89,9 @@ struct TiledSteps {
       for (int f = 0; f < NS; ++f) load_lanes(s[g][f], state[f].data() + begin + first, real, state[f](begin));
       for (int f = 0; f < NI; ++f) load_lanes(in[g][f], inputs[f].data() + begin + first, real, inputs[f](begin));
       alive[g] = Mask(false);
-      for (int w = 0; w < real; ++w) set_mask_lane(alive[g], w, !status.terminated(begin + first + w));
+      for (int w = 0; w < real; ++w) set_mask_lane(alive[g], w, !book.terminated(begin + first + w));
+      started[g] = alive[g];
+      code[g] = status::running;
     }
 
     for (std::int32_t k = 0; k < limit;) {
@@ -98,10 +102,16 @@ struct TiledSteps {
           // full-width reload then stalls on store forwarding.
           P before[NS];
           for (int f = 0; f < NS; ++f) before[f] = s[g][f];
-          const Mask done = m.step(s[g], static_cast<const Values<P, NI>&>(in[g]));
+          const auto result = m.step(s[g], static_cast<const Values<P, NI>&>(in[g]));
           for (int f = 0; f < NS; ++f) s[g][f] = select(alive[g], s[g][f], before[f]);
           Lane::add(ran[g], alive[g]);
-          alive[g] = static_cast<Mask>(alive[g] & !done);
+          if constexpr (W == 1) {
+            const std::uint8_t now = outcome(result);
+            code[g] = alive[g] ? now : code[g];
+            alive[g] = alive[g] && now == status::running;
+          } else {
+            alive[g] = static_cast<Mask>(alive[g] & !result);
+          }
         }
       }
       bool any_alive = false;
@@ -116,10 +126,16 @@ struct TiledSteps {
       for (int f = 0; f < NS; ++f) store_lanes(s[g][f], state[f].data() + begin + first, real);
       for (int w = 0; w < real; ++w) {
         const std::int64_t i = begin + first + w;
-        const bool runs = get_mask_lane(alive[g], w);
-        status.steps_taken(i) += ran_of(ran[g], w);
-        status.terminated(i) = !runs;
-        still_running += runs ? 1 : 0;
+        if (!get_mask_lane(started[g], w)) continue;  // terminated before: untouched
+        std::uint8_t ended = get_mask_lane(alive[g], w) ? status::running : status::finished;
+        if constexpr (W == 1) ended = code[g];
+        bool finite = true;
+        for (int f = 0; f < NS; ++f) finite = finite && is_finite(state[f](i));
+        if (!finite) ended = status::non_finite;
+        book.steps_taken(i) += ran_of(ran[g], w);
+        book.terminated(i) = ended != status::running;
+        book.status(i) = ended;
+        still_running += ended == status::running ? 1 : 0;
       }
     }
     return still_running;
