@@ -40,6 +40,38 @@ macro(eagle_find_dependencies)
   # Kokkos 3.4 calls the Threads backend PTHREAD; eagle's tests use the class name.
   list(TRANSFORM EAGLE_KOKKOS_DEVICES REPLACE "^PTHREAD$" "THREADS")
 
+  # Kokkos Kernels is optional: only models that solve with KokkosBatched need it. Sets
+  # EAGLE_HAS_KOKKOS_KERNELS and, when found, Eagle::kokkoskernels.
+  # It must belong to the same Kokkos: Debian's TriBITS one beside Debian's Kokkos, a native one
+  # beside a native Kokkos (its prefix, or KokkosKernels_ROOT/_DIR), never one found elsewhere on
+  # the system for another Kokkos.
+  if(NOT TARGET Eagle::kokkoskernels)
+    if(TARGET trilinos_kokkoscore)
+      if(NOT TARGET trilinos_kokkoskernels)
+        find_package(KokkosKernels QUIET)
+      endif()
+      if(TARGET trilinos_kokkoskernels)
+        add_library(Eagle::kokkoskernels INTERFACE IMPORTED GLOBAL)
+        target_link_libraries(Eagle::kokkoskernels INTERFACE trilinos_kokkoskernels Eagle::kokkos)
+      endif()
+    else()
+      if(NOT TARGET Kokkos::kokkoskernels)
+        get_filename_component(eagle_kokkos_prefix "${Kokkos_DIR}/../../.." ABSOLUTE)
+        find_package(KokkosKernels QUIET HINTS "${eagle_kokkos_prefix}" NO_CMAKE_PACKAGE_REGISTRY
+                     NO_CMAKE_SYSTEM_PACKAGE_REGISTRY NO_CMAKE_SYSTEM_PATH)
+      endif()
+      if(TARGET Kokkos::kokkoskernels)
+        add_library(Eagle::kokkoskernels INTERFACE IMPORTED GLOBAL)
+        target_link_libraries(Eagle::kokkoskernels INTERFACE Kokkos::kokkoskernels Eagle::kokkos)
+      endif()
+    endif()
+  endif()
+  if(TARGET Eagle::kokkoskernels)
+    set(EAGLE_HAS_KOKKOS_KERNELS ON)
+  else()
+    set(EAGLE_HAS_KOKKOS_KERNELS OFF)
+  endif()
+
   # hwloc ships pkg-config files, not a CMake package.
   if(NOT TARGET PkgConfig::HWLOC)
     find_package(PkgConfig REQUIRED)

@@ -31,6 +31,7 @@ struct Report {
   /// K > 1 the last launch may be partly masked, and `steps` then counts it whole.
   bool exact_steps = true;
   std::int64_t longest_sample_steps = 0;  ///< the most steps any one sample took
+  std::int64_t sample_steps = 0;          ///< steps taken, summed over samples (the work done)
   bool capped = false;                    ///< the run stopped at max_steps with samples unfinished
 
   /// Launch history by the number of steps each launch ran (the cut-short last launch under its

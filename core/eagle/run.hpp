@@ -109,6 +109,16 @@ std::int64_t longest(const ExecSpace& exec, const Kokkos::View<std::int64_t*, Me
   return std::max<std::int64_t>(most, 0);
 }
 
+template <class ExecSpace, class Mem>
+std::int64_t total(const ExecSpace& exec, const Kokkos::View<std::int64_t*, Mem>& steps_taken) {
+  std::int64_t sum = 0;
+  Kokkos::parallel_reduce(
+      "eagle::sample_steps",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, steps_taken.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& s) { s += steps_taken(i); }, sum);
+  return sum;
+}
+
 }  // namespace detail
 
 /// Optional settings of a run.
@@ -131,7 +141,9 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
                       const typename detail::NonDeduced<Kokkos::View<bool*, Mem>>::type& terminated,
                       std::int64_t max_steps, const RunOptions& options = {}) {
   using Traits = ModelTraits<Model>;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  // Dynamic: samples of a spread batch take very different numbers of steps, and a static split
+  // leaves one thread with all the long ones (ignored where a space has no such choice).
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>;
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "eagle::run_until_done: the first argument must be a Kokkos execution space instance");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, Mem>::accessible,
@@ -219,6 +231,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   }
 
   report.longest_sample_steps = detail::longest(exec, book.steps_taken);
+  report.sample_steps = detail::total(exec, book.steps_taken);
   report.exact_steps = report.longest_sample_steps == report.steps;
   detail::count_statuses(book.status, report);
   report.capped = active > 0;

@@ -46,27 +46,33 @@ inline std::vector<std::vector<std::uint64_t>> bits(const std::vector<std::vecto
 }
 
 /// The reference: each sample alone, step after step, until it terminates or takes max_steps.
-/// Returns each sample's step count; `batch` is advanced in place.
+/// `batch` is advanced in place; returns each sample's step count and status code.
+struct ReferenceOutcome {
+  std::vector<std::int64_t> steps;
+  std::vector<std::uint8_t> status;
+};
+
 template <class Model>
-std::vector<std::int64_t> reference_run(const Model& model, HostBatch& batch, std::int64_t max_steps) {
+ReferenceOutcome reference_run(const Model& model, HostBatch& batch, std::int64_t max_steps) {
   constexpr int NS = ModelTraits<Model>::state_count;
   constexpr int NI = ModelTraits<Model>::input_count;
   const std::size_t n = batch.state[0].size();
-  std::vector<std::int64_t> taken(n, 0);
+  ReferenceOutcome out{std::vector<std::int64_t>(n, 0), std::vector<std::uint8_t>(n, status::running)};
   for (std::size_t i = 0; i < n; ++i) {
     Values<double, NS> s;
     Values<double, NI> in;
     for (int f = 0; f < NS; ++f) s[f] = batch.state[f][i];
     for (int f = 0; f < NI; ++f) in[f] = batch.inputs[f][i];
-    bool done = batch.terminated[i];
-    while (!done && taken[i] < max_steps) {
-      done = model.step(s, static_cast<const Values<double, NI>&>(in));
-      ++taken[i];
+    std::uint8_t code = batch.terminated[i] ? status::finished : status::running;
+    while (code == status::running && out.steps[i] < max_steps) {
+      code = detail::outcome(model.step(s, static_cast<const Values<double, NI>&>(in)));
+      ++out.steps[i];
     }
     for (int f = 0; f < NS; ++f) batch.state[f][i] = s[f];
-    batch.terminated[i] = done;
+    batch.terminated[i] = code != status::running;
+    out.status[i] = code;
   }
-  return taken;
+  return out;
 }
 
 }  // namespace eagle::test

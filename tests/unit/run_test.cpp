@@ -91,11 +91,13 @@ TEST_P(Run, CountdownStepsEachSampleExactlyItsLengthUpToTheCap) {
                                        state(count), inputs(length), max_steps, options);
 
   const auto counts = to_host(count);
-  std::int64_t unfinished = 0;
+  std::int64_t unfinished = 0, work = 0;
   for (std::size_t i = 0; i < lengths.size(); ++i) {
     EXPECT_EQ(counts[i], std::min<double>(lengths[i], max_steps)) << "sample " << i;
     unfinished += lengths[i] > max_steps ? 1 : 0;
+    work += static_cast<std::int64_t>(std::min<double>(lengths[i], max_steps));
   }
+  EXPECT_EQ(report.sample_steps, work);
   EXPECT_EQ(report.steps, max_steps);
   EXPECT_TRUE(report.exact_steps);  // capped: the longest samples ran every step asked for
   EXPECT_TRUE(report.capped);

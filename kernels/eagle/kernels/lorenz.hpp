@@ -1,0 +1,52 @@
+#pragma once
+// Lorenz system with classical fixed-step RK4, a parameter sweep over rho (per-sample input):
+//   x' = sigma (y - x),  y' = x (rho - z) - y,  z' = x y - beta z;   terminated when t >= t_end.
+// The ensemble benchmark of GPU ODE tools (MPGOS, DiffEqGPU). Branch-free: runs on lane packs.
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace eagle::kernels {
+
+struct Lorenz {
+  static constexpr const char* name = "lorenz";
+  using scalar_type = double;
+  enum State : int { x, y, z, t, state_count };
+  enum Input : int { rho, input_count };
+  static constexpr bool lane_packs = true;
+
+  double sigma = 10.0;
+  double beta = 8.0 / 3.0;
+  double dt = 1e-3;
+  double t_end = 1.0;
+
+  /// The right-hand side at (x, y, z) for this sample's rho: dx, dy, dz.
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void rhs(const V& xx, const V& yy, const V& zz, const V& r, V& dx, V& dy, V& dz) const {
+    dx = sigma * (yy - xx);
+    dy = xx * (r - zz) - yy;
+    dz = xx * yy - beta * zz;
+  }
+
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION auto step(S& s, const I& in) const {
+    using V = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;
+    const V r = in[rho];
+    const V x0 = s[x], y0 = s[y], z0 = s[z];
+    V k1x, k1y, k1z, k2x, k2y, k2z, k3x, k3y, k3z, k4x, k4y, k4z;
+    const double h = dt, half = 0.5 * dt;
+    rhs(x0, y0, z0, r, k1x, k1y, k1z);
+    rhs(V(x0 + half * k1x), V(y0 + half * k1y), V(z0 + half * k1z), r, k2x, k2y, k2z);
+    rhs(V(x0 + half * k2x), V(y0 + half * k2y), V(z0 + half * k2z), r, k3x, k3y, k3z);
+    rhs(V(x0 + h * k3x), V(y0 + h * k3y), V(z0 + h * k3z), r, k4x, k4y, k4z);
+    const double sixth = dt / 6.0;
+    s[x] = x0 + sixth * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
+    s[y] = y0 + sixth * (k1y + 2.0 * k2y + 2.0 * k3y + k4y);
+    s[z] = z0 + sixth * (k1z + 2.0 * k2z + 2.0 * k3z + k4z);
+    s[t] += dt;
+    return s[t] >= t_end;
+  }
+};
+
+}  // namespace eagle::kernels

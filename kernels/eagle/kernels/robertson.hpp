@@ -1,0 +1,91 @@
+#pragma once
+// Robertson's stiff chemical kinetics with backward Euler, each step's Newton system solved per
+// sample with Kokkos Kernels' KokkosBatched serial LU and triangular solves:
+//   y1' = -k1 y1 + k3 y2 y3,  y2' = k1 y1 - k3 y2 y3 - k2 y2^2,  y3' = k2 y2^2,
+//   k1 = 0.04 * rate_scale (per sample), k2 = 3e7, k3 = 1e4;  y(0) = (1, 0, 0).
+// Step: solve Y - y - h f(Y) = 0 by Newton (Jacobian I - h df/dy at every iterate), converged when
+// max |dY| <= newton_tolerance (1 + max |Y|); more than max_newton iterations fails the sample
+// (status newton_failed). The step size h (state) grows by `growth` per step up to h_max and
+// stops at t_end. Needs Kokkos Kernels (link Eagle::kokkoskernels).
+
+#include <eagle/kernels/detail/math.hpp>
+#include <eagle/status.hpp>
+
+#include <KokkosBatched_LU_Decl.hpp>
+#include <KokkosBatched_LU_Serial_Impl.hpp>
+#include <KokkosBatched_Trsv_Decl.hpp>
+#include <KokkosBatched_Trsv_Serial_Impl.hpp>
+#include <Kokkos_Core.hpp>
+
+namespace eagle::kernels {
+
+struct Robertson {
+  static constexpr const char* name = "robertson";
+  using scalar_type = double;
+  enum State : int { y1, y2, y3, t, h, state_count };
+  enum Input : int { rate_scale, input_count };
+  static constexpr std::uint8_t newton_failed = status::first_model_failure;
+
+  double k2 = 3e7;
+  double k3 = 1e4;
+  double t_end = 40.0;
+  double h_max = 5e-3;
+  double growth = 1.05;
+  double newton_tolerance = 1e-12;
+  int max_newton = 10;
+
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& in) const {
+    using Matrix = Kokkos::View<double[3][3], Kokkos::LayoutRight, Kokkos::AnonymousSpace,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    using Vector = Kokkos::View<double[3], Kokkos::LayoutRight, Kokkos::AnonymousSpace,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    const double k1 = 0.04 * in[rate_scale];
+    const double hh = math::fmin(s[h], t_end - s[t]);
+    const double y[3] = {s[y1], s[y2], s[y3]};
+    double Y[3] = {y[0], y[1], y[2]};
+    double a[9], b[3];
+    const Matrix J(a);
+    const Vector r(b);
+    bool converged = false;
+    for (int iteration = 0; iteration < max_newton && !converged; ++iteration) {
+      // Residual F = Y - y - h f(Y), and J = I - h df/dY, both at the iterate.
+      const double f1 = -k1 * Y[0] + k3 * Y[1] * Y[2];
+      const double f3 = k2 * Y[1] * Y[1];
+      const double f2 = -f1 - f3;
+      r(0) = -(Y[0] - y[0] - hh * f1);
+      r(1) = -(Y[1] - y[1] - hh * f2);
+      r(2) = -(Y[2] - y[2] - hh * f3);
+      J(0, 0) = 1.0 + hh * k1;
+      J(0, 1) = -hh * k3 * Y[2];
+      J(0, 2) = -hh * k3 * Y[1];
+      J(1, 0) = -hh * k1;
+      J(1, 1) = 1.0 + hh * (k3 * Y[2] + 2.0 * k2 * Y[1]);
+      J(1, 2) = hh * k3 * Y[1];
+      J(2, 0) = 0.0;
+      J(2, 1) = -hh * 2.0 * k2 * Y[1];
+      J(2, 2) = 1.0;
+      KokkosBatched::SerialLU<KokkosBatched::Algo::LU::Unblocked>::invoke(J);
+      KokkosBatched::SerialTrsv<KokkosBatched::Uplo::Lower, KokkosBatched::Trans::NoTranspose,
+                                KokkosBatched::Diag::Unit, KokkosBatched::Algo::Trsv::Unblocked>::invoke(1.0, J, r);
+      KokkosBatched::SerialTrsv<KokkosBatched::Uplo::Upper, KokkosBatched::Trans::NoTranspose,
+                                KokkosBatched::Diag::NonUnit, KokkosBatched::Algo::Trsv::Unblocked>::invoke(1.0, J, r);
+      double change = 0.0, size = 0.0;
+      for (int c = 0; c < 3; ++c) {
+        Y[c] += r(c);
+        change = math::fmax(change, math::fabs(r(c)));
+        size = math::fmax(size, math::fabs(Y[c]));
+      }
+      converged = change <= newton_tolerance * (1.0 + size);
+    }
+    if (!converged) return StepStatus::failed(newton_failed);
+    s[y1] = Y[0];
+    s[y2] = Y[1];
+    s[y3] = Y[2];
+    s[t] = hh == t_end - s[t] ? t_end : s[t] + hh;
+    s[h] = math::fmin(hh * growth, h_max);
+    return s[t] >= t_end ? StepStatus::done() : StepStatus::carry_on();
+  }
+};
+
+}  // namespace eagle::kernels

@@ -1,0 +1,126 @@
+// The kernels library on the host's default execution space: sample-steps per second for each
+// model, with the device-style auto rule (one sample per work item) and the host tile.
+//
+//   eagle-bench-kernels --benchmark_repetitions=3 --benchmark_out=kernels.json
+
+#include "bench_context.hpp"
+
+#include <eagle/eagle.hpp>
+#include <eagle/kernels/dopri5_oscillator.hpp>
+#include <eagle/kernels/duffing.hpp>
+#include <eagle/kernels/first_passage.hpp>
+#include <eagle/kernels/lorenz.hpp>
+#if defined(EAGLE_BENCH_HAS_KOKKOS_KERNELS)
+#include <eagle/kernels/robertson.hpp>
+#endif
+
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using Space = Kokkos::DefaultHostExecutionSpace;
+using Plane = Kokkos::View<double*, Kokkos::HostSpace>;
+
+/// Planes for a model, each filled per sample by a function of the sample index.
+template <class Model>
+struct Batch {
+  using Fill = std::function<double(std::int64_t)>;
+  Batch(std::int64_t n, std::vector<Fill> state_fill, std::vector<Fill> input_fill)
+      : n(n), state_fill(std::move(state_fill)), input_fill(std::move(input_fill)) {
+    for (std::size_t f = 0; f < this->state_fill.size(); ++f) state[f] = Plane("state", n);
+    for (std::size_t f = 0; f < this->input_fill.size(); ++f) {
+      in[f] = Plane("input", n);
+      for (std::int64_t i = 0; i < n; ++i) in[f](i) = this->input_fill[f](i);
+    }
+  }
+  void reset() {
+    for (std::size_t f = 0; f < state_fill.size(); ++f) {
+      for (std::int64_t i = 0; i < n; ++i) state[f](i) = state_fill[f](i);
+    }
+  }
+  template <std::size_t... S, std::size_t... I>
+  eagle::Report run(const eagle::Deployed<Model>& d, std::index_sequence<S...>, std::index_sequence<I...>) {
+    return eagle::run_until_done(Space(), d, eagle::state(state[S]...), eagle::inputs(in[I]...), 100000000);
+  }
+  eagle::Report run(const eagle::Deployed<Model>& d) {
+    return run(d, std::make_index_sequence<Model::state_count>{}, std::make_index_sequence<Model::input_count>{});
+  }
+  std::int64_t n;
+  std::vector<Fill> state_fill, input_fill;
+  std::array<Plane, Model::state_count> state;
+  std::array<Plane, Model::input_count> in;
+};
+
+template <class Model>
+void bench(benchmark::State& st, Model model, Batch<Model> batch, eagle::LoopNest nest) {
+  std::int64_t work = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    batch.reset();
+    st.ResumeTiming();
+    const eagle::Report r = batch.run(eagle::deploy(model, eagle::Steps::automatic(), nest));
+    work += r.sample_steps;
+  }
+  st.counters["sample_steps_per_s"] = benchmark::Counter(static_cast<double>(work), benchmark::Counter::kIsRate);
+}
+
+double spread(std::int64_t i, std::int64_t n, double a, double b) {
+  return a + (b - a) * static_cast<double>(i) / static_cast<double>(n > 1 ? n - 1 : 1);
+}
+
+template <class Model>
+void register_model(const std::string& name, const Model& model, const Batch<Model>& batch) {
+  for (auto [nest, suffix] : {std::pair{eagle::LoopNest::per_sample, "/auto_per_sample"}, std::pair{eagle::LoopNest::tile, "/tile"}}) {
+    benchmark::RegisterBenchmark((name + suffix).c_str(), bench<Model>, model, batch, nest)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  eagle::perf::add_context();
+  using namespace eagle::kernels;
+  const auto zero = [](std::int64_t) { return 0.0; };
+  const auto one = [](std::int64_t) { return 1.0; };
+
+  const std::int64_t n_lorenz = 100000;
+  register_model("lorenz_rk4", Lorenz{},
+                 Batch<Lorenz>(n_lorenz, {one, one, one, zero},
+                               {[=](std::int64_t i) { return spread(i, n_lorenz, 0.0, 30.0); }}));
+  const std::int64_t n_duffing = 20000;
+  register_model("duffing_event", Duffing{},
+                 Batch<Duffing>(n_duffing, {[](std::int64_t) { return 0.5; }, zero, zero},
+                                {[=](std::int64_t i) { return spread(i, n_duffing, 0.2, 0.5); }}));
+  const std::int64_t n_dopri = 20000;
+  register_model("dopri5_adaptive", Dopri5Oscillator{},
+                 Batch<Dopri5Oscillator>(n_dopri, {one, zero, zero, [](std::int64_t) { return 1e-3; }},
+                                         {[=](std::int64_t i) { return spread(i, n_dopri, 0.5, 6.0); }}));
+#if defined(EAGLE_BENCH_HAS_KOKKOS_KERNELS)
+  Robertson robertson;
+  robertson.t_end = 1.0;
+  const std::int64_t n_robertson = 2000;
+  register_model("robertson_implicit", robertson,
+                 Batch<Robertson>(n_robertson, {one, zero, zero, zero, [](std::int64_t) { return 1e-6; }},
+                                  {[=](std::int64_t i) { return spread(i, n_robertson, 0.5, 2.0); }}));
+#endif
+  const std::int64_t n_walk = 100000;
+  register_model("first_passage", FirstPassage{},
+                 Batch<FirstPassage>(n_walk, {zero, zero},
+                                     {[=](std::int64_t i) { return std::floor(spread(i, n_walk, 3.0, 30.0)); },
+                                      [](std::int64_t i) { return static_cast<double>(i); }}));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

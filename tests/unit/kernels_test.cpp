@@ -1,0 +1,285 @@
+// The kernels library on one execution space (TestSpace), each model under k=1, a fixed K, auto
+// (one sample per work item) and the host tile, against an independent reference.
+
+#include "batch.hpp"
+#include "eagle_test_space.hpp"
+
+#include <eagle/eagle.hpp>
+#include <eagle/kernels/counter_rng.hpp>
+#include <eagle/kernels/dopri5_oscillator.hpp>
+#include <eagle/kernels/duffing.hpp>
+#include <eagle/kernels/first_passage.hpp>
+#include <eagle/kernels/lorenz.hpp>
+#if defined(EAGLE_TEST_HAS_KOKKOS_KERNELS)
+#include <eagle/kernels/robertson.hpp>
+#endif
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace eagle::test {
+namespace {
+
+using Mem = TestSpace::memory_space;
+using Plane = Kokkos::View<double*, Mem>;
+
+struct Arm {
+  Steps steps;
+  LoopNest nest;
+};
+
+std::vector<Arm> arms() {
+  std::vector<Arm> all{{Steps::fixed(1), LoopNest::per_sample},
+                       {Steps::fixed(7), LoopNest::per_sample},
+                       {Steps::automatic(), LoopNest::per_sample}};
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+    all.push_back({Steps::fixed(7), LoopNest::tile});
+    all.push_back({Steps::automatic(), LoopNest::tile});
+  }
+  return all;
+}
+
+std::string arm_name(const ::testing::TestParamInfo<Arm>& info) {
+  const std::string k =
+      info.param.steps.kind() == Steps::Kind::automatic ? "auto" : "k" + std::to_string(info.param.steps.k());
+  return k + (info.param.nest == LoopNest::tile ? "_tile" : "_per_sample");
+}
+
+/// Device planes for a host batch, run under an arm, and read back.
+template <class Model>
+struct Planes {
+  explicit Planes(const HostBatch& host) {
+    for (std::size_t f = 0; f < host.state.size(); ++f) state_planes.push_back(plane<TestSpace>("s" + std::to_string(f), host.state[f]));
+    for (std::size_t f = 0; f < host.inputs.size(); ++f) input_planes.push_back(plane<TestSpace>("in" + std::to_string(f), host.inputs[f]));
+  }
+  template <std::size_t... S, std::size_t... I>
+  Report run(const Model& model, const Arm& arm, std::int64_t max_steps, std::index_sequence<S...>, std::index_sequence<I...>) {
+    return run_until_done(TestSpace(), deploy(model, arm.steps, arm.nest), state(state_planes[S]...),
+                          inputs(input_planes[I]...), max_steps);
+  }
+  Report run(const Model& model, const Arm& arm, std::int64_t max_steps) {
+    return run(model, arm, max_steps, std::make_index_sequence<Model::state_count>{},
+               std::make_index_sequence<Model::input_count>{});
+  }
+  std::vector<std::vector<double>> state_now() const {
+    std::vector<std::vector<double>> out;
+    for (const auto& p : state_planes) out.push_back(to_host(p));
+    return out;
+  }
+  std::vector<Plane> state_planes, input_planes;
+};
+
+/// Runs the arm and the serial reference loop on the same batch; expects bit-identical states.
+template <class Model>
+std::pair<Report, HostBatch> run_against_reference(const Model& model, const HostBatch& start, const Arm& arm,
+                                                   std::int64_t max_steps) {
+  Planes<Model> planes(start);
+  const Report report = planes.run(model, arm, max_steps);
+  HostBatch expected = start;
+  const ReferenceOutcome reference = reference_run(model, expected, max_steps);
+  EXPECT_EQ(bits(planes.state_now()), bits(expected.state)) << "state differs from the serial reference";
+  EXPECT_EQ(report.longest_sample_steps, *std::max_element(reference.steps.begin(), reference.steps.end()));
+  HostBatch after = start;
+  after.state = planes.state_now();
+  return {report, after};
+}
+
+std::vector<double> spread(std::size_t n, double a, double b) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1);
+  return v;
+}
+
+class Kernels : public ::testing::TestWithParam<Arm> {};
+
+// --- Lorenz: a plain serial RK4 loop written here, bit for bit -------------------------------
+
+TEST_P(Kernels, LorenzMatchesAPlainRk4Loop) {
+  const kernels::Lorenz model{10.0, 8.0 / 3.0, 1e-3, 0.5};
+  const std::size_t n = 64;
+  const auto rho = spread(n, 0.0, 30.0);
+  const HostBatch start{{std::vector<double>(n, 1.0), std::vector<double>(n, 1.0), std::vector<double>(n, 1.0),
+                         std::vector<double>(n, 0.0)},
+                        {rho},
+                        std::vector<bool>(n, false)};
+  const auto [report, after] = run_against_reference(model, start, GetParam(), 100000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n));
+
+  const double s = 10.0, b = 8.0 / 3.0, dt = 1e-3;
+  for (std::size_t i = 0; i < n; ++i) {
+    double x = 1, y = 1, z = 1, t = 0;
+    auto f = [&](double xx, double yy, double zz, double& dx, double& dy, double& dz) {
+      dx = s * (yy - xx);
+      dy = xx * (rho[i] - zz) - yy;
+      dz = xx * yy - b * zz;
+    };
+    while (!(t >= 0.5)) {
+      double k1x, k1y, k1z, k2x, k2y, k2z, k3x, k3y, k3z, k4x, k4y, k4z;
+      f(x, y, z, k1x, k1y, k1z);
+      f(x + 0.5 * dt * k1x, y + 0.5 * dt * k1y, z + 0.5 * dt * k1z, k2x, k2y, k2z);
+      f(x + 0.5 * dt * k2x, y + 0.5 * dt * k2y, z + 0.5 * dt * k2z, k3x, k3y, k3z);
+      f(x + dt * k3x, y + dt * k3y, z + dt * k3z, k4x, k4y, k4z);
+      x = x + dt / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
+      y = y + dt / 6.0 * (k1y + 2.0 * k2y + 2.0 * k3y + k4y);
+      z = z + dt / 6.0 * (k1z + 2.0 * k2z + 2.0 * k3z + k4z);
+      t += dt;
+    }
+    EXPECT_EQ(after.state[0][i], x) << "rho " << rho[i];
+    EXPECT_EQ(after.state[1][i], y);
+    EXPECT_EQ(after.state[2][i], z);
+  }
+}
+
+// --- Duffing: the event against a finer integration -----------------------------------------
+
+TEST_P(Kernels, DuffingStopsOnTheSectionWithinTolerance) {
+  const kernels::Duffing model;
+  const std::size_t n = 32;
+  const auto gamma = spread(n, 0.2, 0.5);
+  const HostBatch start{{std::vector<double>(n, 0.5), std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)},
+                        {gamma},
+                        std::vector<bool>(n, false)};
+  const auto [report, after] = run_against_reference(model, start, GetParam(), 100000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_LE(std::abs(after.state[0][i]), model.event_tolerance) << "x at the event, gamma " << gamma[i];
+    EXPECT_GT(after.state[1][i], 0.0) << "crossing upward";
+    EXPECT_GT(after.state[2][i], model.t_min);
+    // The crossing time from RK4 at a tenth of the step, the last step refined by bisection.
+    kernels::Duffing fine = model;
+    fine.dt = model.dt / 10;
+    double x = 0.5, v = 0.0, t = 0.0;
+    for (;;) {
+      double x1, v1;
+      fine.rk4(x, v, t, fine.dt, gamma[i], x1, v1);
+      if (t + fine.dt > model.t_min && x < 0.0 && x1 >= 0.0) break;
+      x = x1, v = v1, t += fine.dt;
+    }
+    double lo = 0.0, hi = fine.dt;
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      double xm, vm;
+      fine.rk4(x, v, t, mid, gamma[i], xm, vm);
+      (xm < 0.0 ? lo : hi) = mid;
+    }
+    EXPECT_NEAR(after.state[2][i], t + hi, 1e-7) << "event time, gamma " << gamma[i];
+  }
+}
+
+// --- Dormand-Prince: the closed form, different step counts, underflow ----------------------
+
+TEST_P(Kernels, Dopri5FollowsTheClosedFormWithPerSampleSteps) {
+  const kernels::Dopri5Oscillator model;  // t_end 10, rtol 1e-8
+  const std::size_t n = 48;
+  const auto omega = spread(n, 0.5, 6.0);
+  const HostBatch start{{std::vector<double>(n, 1.0), std::vector<double>(n, 0.0), std::vector<double>(n, 0.0),
+                         std::vector<double>(n, 1e-3)},
+                        {omega},
+                        std::vector<bool>(n, false)};
+  Planes<kernels::Dopri5Oscillator> planes(start);
+  const Report report = planes.run(model, GetParam(), 100000);
+  HostBatch expected = start;
+  const ReferenceOutcome reference = reference_run(model, expected, 100000);
+  EXPECT_EQ(bits(planes.state_now()), bits(expected.state));
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n));
+  const auto after = planes.state_now();
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(after[2][i], 10.0);
+    EXPECT_NEAR(after[0][i], std::cos(omega[i] * 10.0), 2e-6) << "omega " << omega[i];
+    EXPECT_NEAR(after[1][i], -omega[i] * std::sin(omega[i] * 10.0), 2e-6 * omega[i]) << "omega " << omega[i];
+  }
+  const auto [shortest, longest] = std::minmax_element(reference.steps.begin(), reference.steps.end());
+  EXPECT_GT(*longest, 2 * *shortest) << "faster oscillations need more steps";
+  EXPECT_EQ(report.longest_sample_steps, *longest);
+}
+
+TEST_P(Kernels, Dopri5StepSizeUnderflowFailsTheSample) {
+  kernels::Dopri5Oscillator model;
+  model.h_min = 1e-2;  // the initial steps below are smaller than this
+  const HostBatch start{{{1.0, 1.0}, {0.0, 0.0}, {0.0, 0.0}, {1e-3, 0.5}}, {{1.0, 1.0}}, {false, false}};
+  Planes<kernels::Dopri5Oscillator> planes(start);
+  const Report report = planes.run(model, GetParam(), 100000);
+  EXPECT_EQ(report.failed, 1);
+  EXPECT_EQ(report.failures.at(kernels::Dopri5Oscillator::step_size_underflow), 1);
+  EXPECT_EQ(report.first_failures.front().first, 0);
+  EXPECT_EQ(report.finished, 1);
+}
+
+#if defined(EAGLE_TEST_HAS_KOKKOS_KERNELS)
+// --- Robertson: literature values, conservation, Newton failure -----------------------------
+
+TEST_P(Kernels, RobertsonMatchesTheReferenceSolution) {
+  const kernels::Robertson model;
+  const std::size_t n = 4;
+  const HostBatch start{{std::vector<double>(n, 1.0), std::vector<double>(n, 0.0), std::vector<double>(n, 0.0),
+                         std::vector<double>(n, 0.0), {1e-6, 1e-5, 1e-4, 1e-3}},
+                        {std::vector<double>(n, 1.0)},
+                        std::vector<bool>(n, false)};
+  const auto [report, after] = run_against_reference(model, start, GetParam(), 1000000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    // Hairer & Wanner, Solving ODEs II, reference solution at t = 40 (tight-tolerance RADAU5).
+    // Backward Euler is first order; with h <= 5e-3 its global error here is below 1e-3.
+    EXPECT_NEAR(after.state[0][i], 0.7158270687, 1e-3);
+    EXPECT_NEAR(after.state[1][i], 9.185534764e-6, 1e-7);
+    EXPECT_NEAR(after.state[2][i], 0.2841637457, 1e-3);
+    // Backward Euler keeps the linear invariant y1 + y2 + y3 = 1 up to the Newton tolerance.
+    EXPECT_NEAR(after.state[0][i] + after.state[1][i] + after.state[2][i], 1.0, 1e-10);
+    EXPECT_EQ(after.state[3][i], 40.0);
+  }
+}
+
+TEST_P(Kernels, RobertsonNewtonFailureStopsTheSample) {
+  kernels::Robertson model;
+  model.max_newton = 1;  // one iteration never meets the tolerance once the kinetics start
+  const HostBatch start{{{1.0}, {0.0}, {0.0}, {0.0}, {1e-2}}, {{1.0}}, {false}};
+  Planes<kernels::Robertson> planes(start);
+  const Report report = planes.run(model, GetParam(), 1000);
+  EXPECT_EQ(report.failed, 1);
+  EXPECT_EQ(report.failures.at(kernels::Robertson::newton_failed), 1);
+}
+#endif
+
+// --- First passage: reproducible streams, and the known mean b^2 ----------------------------
+
+TEST(CounterRng, PhiloxKnownAnswers) {
+  // Known-answer vectors of Philox4x32-10 published with Random123.
+  const kernels::Philox4x32 zero = kernels::philox4x32({{0, 0, 0, 0}}, 0, 0);
+  EXPECT_EQ(zero.word[0], 0x6627e8d5u);
+  EXPECT_EQ(zero.word[1], 0xe169c58du);
+  EXPECT_EQ(zero.word[2], 0xbc57ac4cu);
+  EXPECT_EQ(zero.word[3], 0x9b00dbd8u);
+  const kernels::Philox4x32 ones =
+      kernels::philox4x32({{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}}, 0xffffffffu, 0xffffffffu);
+  EXPECT_EQ(ones.word[0], 0x408f276du);
+  EXPECT_EQ(ones.word[1], 0x41c83b0eu);
+  EXPECT_EQ(ones.word[2], 0xa20bc7c6u);
+  EXPECT_EQ(ones.word[3], 0x6d5451fdu);
+}
+
+TEST_P(Kernels, FirstPassageIsReproducibleAndHasMeanBSquared) {
+  const kernels::FirstPassage model;
+  const std::size_t n = 4000;
+  std::vector<double> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<double>(i);
+  const HostBatch start{{std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)},
+                        {std::vector<double>(n, 10.0), ids},
+                        std::vector<bool>(n, false)};
+  const auto [report, after] = run_against_reference(model, start, GetParam(), 1000000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n));
+  double mean = 0;
+  for (double steps : after.state[1]) mean += steps / static_cast<double>(n);
+  // E[T] = b^2 = 100 for a symmetric walk from 0 to +-b; sd(T) = sqrt(2 (b^4 - b^2) / 3) = 81, so
+  // the mean of 4000 has sd 1.3: 5 is about four of them.
+  EXPECT_NEAR(mean, 100.0, 5.0);
+  for (double x : after.state[0]) EXPECT_EQ(std::abs(x), 10.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Arms, Kernels, ::testing::ValuesIn(arms()), arm_name);
+
+}  // namespace
+}  // namespace eagle::test
