@@ -2,11 +2,18 @@
 # Builds Kokkos + Kokkos Kernels (Serial + OpenMP) from the sources in Debian's `trilinos` source
 # package and installs them under a cache folder, so reruns are free. /etc/apt is never touched:
 # the deb-src line lives in a private sources list that points at the system's own mirror.
+# With the argument `debug`, a second install with Kokkos' debug mode and View bounds checks.
 # Prints nothing but the install prefix on stdout (progress goes to stderr).
 set -euo pipefail
 
+variant=${1:-release}
+case $variant in
+  release) suffix="" kokkos_debug=(-DCMAKE_BUILD_TYPE=Release) ;;
+  debug) suffix=-debug kokkos_debug=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON) ;;
+  *) echo "usage: $0 [release|debug]" >&2; exit 2 ;;
+esac
 cache=${EAGLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eagle}
-prefix=$cache/kokkos-3.4.1-openmp
+prefix=$cache/kokkos-3.4.1-openmp$suffix
 stamp=$prefix/.eagle-complete
 if [[ -f $stamp ]]; then echo "$prefix"; exit 0; fi
 
@@ -40,16 +47,16 @@ if [[ ! -d $src_dir/kokkos || ! -d $src_dir/kokkos-kernels ]]; then
 fi
 
 jobs=$(nproc)
-log "building Kokkos (Serial+OpenMP) into $prefix"
+log "building Kokkos (Serial+OpenMP, $variant) into $prefix"
 rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels" "$prefix"
-cmake -S "$src_dir/kokkos" -B "$cache/build-kokkos" -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$src_dir/kokkos" -B "$cache/build-kokkos" "${kokkos_debug[@]}" \
   -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" \
   -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON >&2
 cmake --build "$cache/build-kokkos" -j "$jobs" >&2
 cmake --install "$cache/build-kokkos" >&2
 
 log "building Kokkos Kernels (no explicit instantiation) into $prefix"
-cmake -S "$src_dir/kokkos-kernels" -B "$cache/build-kokkos-kernels" -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$src_dir/kokkos-kernels" -B "$cache/build-kokkos-kernels" "${kokkos_debug[@]}" \
   -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
   -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
   -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_ORDINAL_INT=OFF \

@@ -3,7 +3,9 @@
 #   bash cmake/setup/eagle.sh demo   installs what is missing, builds, runs the demo (OpenMP Kokkos)
 #   bash cmake/setup/eagle.sh test   installs what is missing, builds and tests both Kokkos flavours
 #                                    (Debian's prebuilt Serial, and the OpenMP build) and builds a
-#                                    consumer project against each, installed and as a subdirectory
+#                                    consumer project against each, installed and as a subdirectory;
+#                                    then the tests again under ASan+UBSan on both flavours and on a
+#                                    Kokkos debug build with View bounds checks
 # EAGLE_BUILD_DIR (default <repo>/build) and EAGLE_CACHE (default ~/.cache/eagle) move the outputs.
 set -euo pipefail
 
@@ -18,10 +20,13 @@ esac
 
 bash "$root/cmake/setup/install-debian-packages.sh"
 openmp_kokkos=$(bash "$root/cmake/setup/build-kokkos-openmp.sh")
+[[ $command == test ]] && debug_kokkos=$(bash "$root/cmake/setup/build-kokkos-openmp.sh" debug)
 debian_kokkos=$(dirname "$(dpkg -L libtrilinos-kokkos-dev | grep '/cmake/Kokkos/KokkosConfig.cmake$')")
 
 # flavour name -> the CMake argument that selects its Kokkos
-declare -A kokkos_of=([openmp]="-DKokkos_ROOT=$openmp_kokkos" [debian-serial]="-DKokkos_DIR=$debian_kokkos")
+declare -A kokkos_of=([openmp]="-DKokkos_ROOT=$openmp_kokkos" [debian-serial]="-DKokkos_DIR=$debian_kokkos"
+                      [openmp-asan]="-DKokkos_ROOT=$openmp_kokkos" [debian-serial-asan]="-DKokkos_DIR=$debian_kokkos"
+                      [openmp-boundscheck]="-DKokkos_ROOT=${debug_kokkos:-}")
 
 build_flavour() {
   local flavour=$1
@@ -55,5 +60,14 @@ for flavour in debian-serial openmp; do
   echo "=== eagle: building and testing the $flavour flavour"
   build_flavour "$flavour" -DEAGLE_WARNINGS_AS_ERRORS=ON
   consumer_checks "$flavour"
+  (cd "$build/$flavour" && ctest --output-on-failure -j "$jobs")
+done
+
+checked=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_ENABLE_PERF=OFF)
+for flavour in debian-serial-asan openmp-asan openmp-boundscheck; do
+  echo "=== eagle: testing under $flavour"
+  sanitize=()
+  [[ $flavour == *-asan ]] && sanitize=(-DEAGLE_SANITIZE=address,undefined)
+  build_flavour "$flavour" "${checked[@]}" "${sanitize[@]}"
   (cd "$build/$flavour" && ctest --output-on-failure -j "$jobs")
 done

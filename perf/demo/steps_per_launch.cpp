@@ -63,6 +63,8 @@ int main(int argc, char* argv[]) {
       else if (arg == "--out" && a + 1 < argc) out = argv[++a];
       else throw std::invalid_argument("unknown argument '" + arg + "' (usage: eagle-demo [--n SAMPLES] [--out DIRECTORY])");
     }
+    const std::string svg_path = out + "/eagle-demo-launches-by-k.svg", csv_path = out + "/eagle-demo-launches-by-k.csv";
+    for (const std::string& path : {svg_path, csv_path}) eagle::perf::write_file(path, "");  // fail before the runs
     std::printf("running on %s (concurrency %d), Kokkos %d.%d.%d, n = %lld\n", Space::name(), Space().concurrency(),
                 KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100, static_cast<long long>(n));
 
@@ -90,8 +92,8 @@ int main(int argc, char* argv[]) {
     for (const auto& [k, count] : automatic.launches_by_k) {
       csv += "auto," + std::to_string(k) + "," + std::to_string(count) + "\n";
     }
-    eagle::perf::write_file(out + "/eagle-demo-launches-by-k.svg", eagle::perf::to_svg(chart));
-    eagle::perf::write_file(out + "/eagle-demo-launches-by-k.csv", csv);
+    eagle::perf::write_file(svg_path, eagle::perf::to_svg(chart));
+    eagle::perf::write_file(csv_path, csv);
     std::printf("wrote %s/eagle-demo-launches-by-k.svg and .csv\n", out.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "eagle-demo: %s\n", e.what());
