@@ -57,35 +57,34 @@ LoopNest resolve_nest(const char* function, LoopNest asked) {
   return asked;
 }
 
+/// Samples terminated on entry count as finished, the others start running; returns how many run.
 template <class ExecSpace, class Mem>
-std::int64_t count_active(const ExecSpace& exec, const Kokkos::View<bool*, Mem>& terminated) {
-  std::int64_t active = 0;
+std::int64_t initialise_status(const ExecSpace& exec, const Kokkos::View<bool*, Mem>& terminated,
+                               const Kokkos::View<std::uint8_t*, Mem>& codes) {
+  std::int64_t running = 0;
   Kokkos::parallel_reduce(
-      "eagle::count_active",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, terminated.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += terminated(i) ? 0 : 1; }, active);
-  return active;
-}
-
-/// Samples terminated on entry count as finished; the others start running.
-template <class ExecSpace, class Mem>
-Kokkos::View<std::uint8_t*, Mem> initial_status(const ExecSpace& exec, const Kokkos::View<bool*, Mem>& terminated) {
-  const Kokkos::View<std::uint8_t*, Mem> codes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"),
-                                               terminated.extent(0));
-  Kokkos::parallel_for(
       "eagle::initial_status",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, terminated.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i) { codes(i) = terminated(i) ? status::finished : status::running; });
-  return codes;
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) {
+        codes(i) = terminated(i) ? status::finished : status::running;
+        sum += terminated(i) ? 0 : 1;
+      },
+      running);
+  return running;
 }
 
-/// Fills the report's counts by status, and the first failing samples.
+/// Fills the report from the per-sample bookkeeping in one pass on the host: counts by status,
+/// the first failing samples, the longest sample and the work done.
 template <class Mem>
-void count_statuses(const Kokkos::View<std::uint8_t*, Mem>& codes, Report& report) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), codes);
+void summarise(const Bookkeeping<Mem>& book, Report& report) {
+  const auto codes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), book.status);
+  const auto taken = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), book.steps_taken);
   report.finished = report.unfinished = report.failed = 0;
-  for (std::size_t i = 0; i < host.extent(0); ++i) {
-    const std::uint8_t code = host(i);
+  report.longest_sample_steps = report.sample_steps = 0;
+  for (std::size_t i = 0; i < codes.extent(0); ++i) {
+    report.longest_sample_steps = std::max(report.longest_sample_steps, taken(i));
+    report.sample_steps += taken(i);
+    const std::uint8_t code = codes(i);
     if (code == status::running) ++report.unfinished;
     else if (code == status::finished) ++report.finished;
     else {
@@ -96,27 +95,6 @@ void count_statuses(const Kokkos::View<std::uint8_t*, Mem>& codes, Report& repor
       }
     }
   }
-}
-
-template <class ExecSpace, class Mem>
-std::int64_t longest(const ExecSpace& exec, const Kokkos::View<std::int64_t*, Mem>& steps_taken) {
-  std::int64_t most = 0;
-  Kokkos::parallel_reduce(
-      "eagle::longest_sample",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, steps_taken.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) { m = steps_taken(i) > m ? steps_taken(i) : m; },
-      Kokkos::Max<std::int64_t>(most));
-  return std::max<std::int64_t>(most, 0);
-}
-
-template <class ExecSpace, class Mem>
-std::int64_t total(const ExecSpace& exec, const Kokkos::View<std::int64_t*, Mem>& steps_taken) {
-  std::int64_t sum = 0;
-  Kokkos::parallel_reduce(
-      "eagle::sample_steps",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, steps_taken.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& s) { s += steps_taken(i); }, sum);
-  return sum;
 }
 
 }  // namespace detail
@@ -185,9 +163,10 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   report.tile_reason = tiles.why;
 
   Kokkos::Timer timer;
-  const detail::Bookkeeping<Mem> book{terminated, detail::initial_status(exec, terminated),
-                                      Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
-  std::int64_t active = detail::count_active(exec, terminated);
+  const detail::Bookkeeping<Mem> book{
+      terminated, Kokkos::View<std::uint8_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"), n),
+      Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
+  std::int64_t active = detail::initialise_status(exec, terminated, book.status);
   if (n == 0) report.note = "no samples: no launch";
   else if (active == 0) report.note = "every sample was already terminated: no launch";
 
@@ -230,10 +209,8 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     }
   }
 
-  report.longest_sample_steps = detail::longest(exec, book.steps_taken);
-  report.sample_steps = detail::total(exec, book.steps_taken);
+  detail::summarise(book, report);
   report.exact_steps = report.longest_sample_steps == report.steps;
-  detail::count_statuses(book.status, report);
   report.capped = active > 0;
   report.seconds = timer.seconds();
   return report;

@@ -13,9 +13,7 @@ namespace impl = ::Kokkos::Experimental;
 #endif
 
 KOKKOS_INLINE_FUNCTION double cos(double x) { return impl::cos(x); }
-KOKKOS_INLINE_FUNCTION double sin(double x) { return impl::sin(x); }
 KOKKOS_INLINE_FUNCTION double sqrt(double x) { return impl::sqrt(x); }
-KOKKOS_INLINE_FUNCTION double log(double x) { return impl::log(x); }
 KOKKOS_INLINE_FUNCTION double pow(double x, double y) { return impl::pow(x, y); }
 KOKKOS_INLINE_FUNCTION double fabs(double x) { return impl::fabs(x); }
 KOKKOS_INLINE_FUNCTION double fmin(double x, double y) { return impl::fmin(x, y); }
