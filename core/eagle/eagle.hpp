@@ -2,6 +2,8 @@
 // eagle: fuse the steps of large batches of independent samples into few Kokkos launches.
 
 #include <eagle/auto_steps.hpp>
+#include <eagle/compaction.hpp>
+#include <eagle/compaction_costs.hpp>
 #include <eagle/deploy.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/host_caches.hpp>

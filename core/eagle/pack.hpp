@@ -123,6 +123,7 @@ template <class T>
 struct PackCount {
   typename NativeVector<T>::mask c{};
   void add(PackMask<T> mask) { c -= mask.m; }
+  void reset(int lane) { c[lane] = 0; }
   std::int64_t operator[](int lane) const { return static_cast<std::int64_t>(c[lane]); }
 };
 

@@ -15,7 +15,7 @@ namespace eagle {
 struct Progress {
   std::int64_t launch = 0;      ///< 1-based index of the launch that just ended
   std::int64_t k = 0;           ///< steps that launch ran
-  std::int64_t active = 0;      ///< samples still running after it
+  std::int64_t active = 0;      ///< samples the run will still step (unterminated, under the cap)
   std::int64_t samples = 0;     ///< samples in the batch
   std::int64_t steps_done = 0;  ///< steps asked for so far
   std::int64_t max_steps = 0;   ///< the cap

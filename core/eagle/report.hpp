@@ -42,7 +42,21 @@ struct Report {
   std::int64_t tiles = 0;       ///< host tiles covering the batch
   std::string tile_reason;      ///< how the tile was sized: caches and source, or an override
 
-  double seconds = 0.0;  ///< wall time of the launch loop
+  /// Finished samples (eagle/compaction.hpp): the mode, what was done after each launch ("none",
+  /// "map", "reorder": how often) and the rule's reasoning the last time each was done.
+  std::string compaction;
+  std::map<std::string, std::int64_t> compaction_actions;
+  std::map<std::string, std::string> compaction_why;
+  std::string compaction_costs;      ///< where the automatic rule's constants came from
+  std::int64_t rows_moved = 0;       ///< rows swapped by reorders (and revival)
+  std::int64_t in_flight = 0;        ///< revival's window; 0: the whole batch was in flight
+  std::int64_t revived = 0;          ///< samples streamed into finished samples' slots
+  std::int64_t extra_bytes_peak = 0; ///< most bytes of maps and scratch held at once, beyond the planes
+
+  std::int64_t checkpoints_written = 0;  ///< checkpoints this call wrote
+  std::string resumed_from;              ///< the checkpoint this call continued, if any
+
+  double seconds = 0.0;  ///< wall time of the launch loop (over every call, when resumed)
   std::string note;      ///< why the run made no launch, when it made none
 
   /// One line in the seed's style: "k=16: 63 launches, 1008 steps, exact_steps=false".

@@ -1,13 +1,18 @@
 #pragma once
 // run_until_done: launch until every sample is terminated or max_steps is reached.
 
-#include <eagle/deploy.hpp>
-#include <eagle/detail/checks.hpp>
-#include <eagle/detail/dispatch.hpp>
-#include <eagle/detail/fused_steps.hpp>
-#include <eagle/detail/tiled_steps.hpp>
-#include <eagle/fields.hpp>
 #include <eagle/auto_steps.hpp>
+#include <eagle/checkpoint.hpp>
+#include <eagle/compaction.hpp>
+#include <eagle/compaction_costs.hpp>
+#include <eagle/deploy.hpp>
+#include <eagle/detail/active_set.hpp>
+#include <eagle/detail/checkpoint_io.hpp>
+#include <eagle/detail/checks.hpp>
+#include <eagle/detail/fused_steps.hpp>
+#include <eagle/detail/launch.hpp>
+#include <eagle/detail/rows.hpp>
+#include <eagle/fields.hpp>
 #include <eagle/host_caches.hpp>
 #include <eagle/host_tile.hpp>
 #include <eagle/ladder.hpp>
@@ -42,10 +47,6 @@ inline void require_positive_max_steps(const char* function, std::int64_t max_st
                                 std::to_string(max_steps));
   }
 }
-
-/// Host execution spaces run the tile; others one sample per work item.
-template <class ExecSpace>
-inline constexpr bool is_host_space = std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
 
 template <class ExecSpace>
 LoopNest resolve_nest(const char* function, LoopNest asked) {
@@ -105,6 +106,18 @@ struct RunOptions {
   std::int64_t tile_lanes = 0;  ///< host tile size; 0: from the caches (or EAGLE_TILE_LANES)
   TileRule tile_rule;           ///< how the tile is sized from the caches
   AutoSteps auto_steps;         ///< how steps = auto picks K on device-style loop nests
+  /// What to do about finished samples (eagle/compaction.hpp); automatic weighs measured costs.
+  Compaction compaction = Compaction::automatic;
+  /// The automatic rule's constants; source "unset": measured on first use (compaction_costs.hpp).
+  CompactionCosts compaction_costs;
+  /// Revival: at most this many samples in flight, unstarted ones streaming into finished samples'
+  /// slots; 0: the whole batch at once.
+  std::int64_t in_flight = 0;
+  /// Write checkpoints of the run in flight (eagle/checkpoint.hpp).
+  CheckpointSettings checkpoint;
+  /// Continue the run saved in this checkpoint instead of starting from `state` (whose values are
+  /// replaced); the model, planes, inputs, max_steps, steps and loop nest must match.
+  std::string resume_from;
 };
 
 /// Advances every sample until it terminates or has taken `max_steps` steps, on `exec`.
@@ -112,16 +125,14 @@ struct RunOptions {
 /// `state` (eagle::state(...)) is updated in place; `inputs` (eagle::inputs(...) or
 /// eagle::no_inputs) is read; `terminated` holds each sample's flag on entry (samples already
 /// terminated are not stepped) and on exit. Input errors throw std::invalid_argument before
-/// anything is written.
+/// anything is written. Compaction may permute the planes' rows while the run goes; they are back
+/// in the caller's order when it returns or throws.
 template <class ExecSpace, class Model, class T, int NS, class Mem, class Inputs>
 Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
                       const Inputs& inputs,
                       const typename detail::NonDeduced<Kokkos::View<bool*, Mem>>::type& terminated,
                       std::int64_t max_steps, const RunOptions& options = {}) {
   using Traits = ModelTraits<Model>;
-  // Dynamic: samples of a spread batch take very different numbers of steps, and a static split
-  // leaves one thread with all the long ones (ignored where a space has no such choice).
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>;
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "eagle::run_until_done: the first argument must be a Kokkos execution space instance");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, Mem>::accessible,
@@ -131,6 +142,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   static_assert(NS == Traits::state_count,
                 "eagle::run_until_done: eagle::state(...) must pass exactly Model::state_count planes");
   constexpr const char* function = "eagle::run_until_done";
+  using detail::RowIndex;
 
   const auto in = detail::input_fields<T, Traits::input_count, Mem>(inputs);
   const auto n = static_cast<std::int64_t>(state.planes[0].extent(0));
@@ -141,6 +153,16 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     throw std::invalid_argument(std::string(function) + ": the terminated plane has " +
                                 std::to_string(terminated.extent(0)) + " samples, expected " + std::to_string(n));
   }
+  if (options.in_flight < 0) {
+    throw std::invalid_argument(std::string(function) + ": in_flight must be 0 (all) or positive, got " +
+                                std::to_string(options.in_flight));
+  }
+  const bool compacting = options.compaction != Compaction::off;
+  const bool rows_fit = n <= std::numeric_limits<RowIndex>::max();
+  if ((compacting || options.in_flight > 0) && !rows_fit && options.compaction != Compaction::automatic) {
+    throw std::invalid_argument(std::string(function) + ": compaction and in_flight index rows in 32 bits; " +
+                                std::to_string(n) + " samples is too many, run the batch in parts");
+  }
   const LoopNest nest = detail::resolve_nest<ExecSpace>(function, deployed.nest);
   TilePlan tiles;
   if (nest == LoopNest::tile) {
@@ -149,7 +171,13 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
         sizeof(T) * (Traits::state_count + Traits::input_count) + sizeof(std::int32_t);
     tiles = host_tile_plan(Partition(0, n, n), bytes_per_sample, options.tile_lanes, options.tile_rule);
   }
-  detail::require_finite(exec, function, "state", state, n);
+  const CheckpointSettings& every = options.checkpoint;
+  if (!every.path.empty() && !(every.every_launches > 0 || every.every_seconds > 0.0)) {
+    throw std::invalid_argument(std::string(function) + ": checkpoint.path is set, but neither every_launches (" +
+                                std::to_string(every.every_launches) + ") nor every_seconds (" +
+                                std::to_string(every.every_seconds) + ") is positive");
+  }
+  if (options.resume_from.empty()) detail::require_finite(exec, function, "state", state, n);
   detail::require_finite(exec, function, "input", in, n);
 
   Report report;
@@ -161,58 +189,212 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   report.tile_lanes = tiles.lanes;
   report.tiles = tiles.tiles;
   report.tile_reason = tiles.why;
+  report.compaction = describe(rows_fit ? options.compaction : Compaction::off);
+
+  // A resume's checkpoint is read and checked before anything is written.
+  const bool resuming = !options.resume_from.empty();
+  const bool checkpointing = !options.checkpoint.path.empty();
+  Checkpoint saved;
+  if (resuming || checkpointing) {
+    saved.model = Traits::name();
+    saved.scalar_bytes = sizeof(T);
+    saved.state_count = NS;
+    saved.input_count = Traits::input_count;
+    saved.samples = n;
+    saved.max_steps = max_steps;
+    saved.steps_setting = report.steps_setting;
+    saved.loop_nest = report.loop_nest;
+    saved.in_flight = options.in_flight;
+    saved.inputs_crc = detail::planes_crc(in);
+  }
+  if (resuming) {
+    Checkpoint found = read_checkpoint_file(options.resume_from);
+    detail::require_same_run(function, options.resume_from, found, saved);
+    saved = std::move(found);
+    report.resumed_from = options.resume_from;
+  }
 
   Kokkos::Timer timer;
+  const double seconds_before = saved.seconds;
   const detail::Bookkeeping<Mem> book{
       terminated, Kokkos::View<std::uint8_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"), n),
       Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
-  std::int64_t active = detail::initialise_status(exec, terminated, book.status);
+  std::int64_t active = resuming ? saved.active : detail::initialise_status(exec, terminated, book.status);
   if (n == 0) report.note = "no samples: no launch";
   else if (active == 0) report.note = "every sample was already terminated: no launch";
 
+  const detail::Launcher<ExecSpace, Model, Mem> launch{exec, deployed.model, state, in, book, nest,
+                                                       tiles.lanes, max_steps};
+  // Rows [0, span) hold every sample still to step; the launch visits `rows`; revival streams the
+  // unstarted rows [next_pending, end_pending) into the window [0, in_flight).
+  detail::Rows<Mem> rows{{}, {}, n};
+  detail::RowPlanes<T, NS, Mem> planes{state, book, {}};
+  std::int64_t span = n;
+  std::int64_t next_pending = 0;
+  std::int64_t end_pending = 0;
   std::vector<LaunchRecord> history;
-  const std::string label = std::string("eagle::") + Traits::name() + "[K=";
-  while (active > 0 && report.steps < max_steps) {
-    const std::int64_t remaining = max_steps - report.steps;
-    std::int64_t k = 0;
-    if (deployed.steps.kind() == Steps::Kind::fixed) k = std::min<std::int64_t>(deployed.steps.k(), remaining);
-    else if (nest == LoopNest::tile) k = std::min(tile_steps_per_launch, remaining);
-    else k = options.auto_steps.next_k({history, n, exec.concurrency(), report.steps, max_steps});
+  const auto track_extra_bytes = [&](std::int64_t transient) {
+    const auto held = static_cast<std::int64_t>(sizeof(RowIndex) * (rows.map.extent(0) + planes.origin.extent(0)));
+    report.extra_bytes_peak = std::max(report.extra_bytes_peak, held + transient);
+  };
+  const auto permute_rows = [&] {
+    if (planes.origin.extent(0) > 0) return;
+    planes.origin = detail::identity_rows<ExecSpace, Mem>(exec, n);
+    rows.origin = planes.origin;
+  };
+  const auto restore_order = [&] {
+    if (planes.origin.extent(0) == 0) return;
+    const Kokkos::View<const RowIndex*, Mem> origin = planes.origin;
+    for (int f = 0; f < NS; ++f) detail::restore_plane(exec, state.planes[f], origin);
+    detail::restore_plane(exec, book.terminated, origin);
+    detail::restore_plane(exec, book.status, origin);
+    detail::restore_plane(exec, book.steps_taken, origin);
+    track_extra_bytes(static_cast<std::int64_t>(sizeof(std::int64_t)) * n);
+    planes.origin = {};
+  };
+  const auto record_launch = [&](const LaunchRecord& l) {
+    history.push_back(l);
+    ++report.launches;
+    report.steps += l.k;
+    ++report.launches_by_k[l.k];
+  };
 
-    const std::int64_t before = active;
-    if constexpr (detail::is_host_space<ExecSpace>) {
-      if (nest == LoopNest::tile) {
-        // A tile launch's steps are a runtime loop; long runs are split so the counter fits.
-        k = std::min<std::int64_t>(k, std::numeric_limits<std::int32_t>::max() - 1);
-        detail::with_tile(tiles.lanes, [&](auto lanes) {
-          constexpr int Lanes = decltype(lanes)::value;
-          const detail::TiledSteps<Model, Lanes, Mem> launch{deployed.model, state, in, book, n,
-                                                            static_cast<std::int32_t>(k)};
-          Kokkos::parallel_reduce(label + std::to_string(k) + ",tile=" + std::to_string(Lanes) + "]",
-                                  Range(exec, 0, tiles.tiles), launch, active);
-        });
+  if (resuming) {  // the rows exactly as they lay when the checkpoint was taken
+    for (int f = 0; f < NS; ++f) detail::load_values(state.planes[f], saved.state_planes[f]);
+    detail::load_values(book.terminated, saved.terminated);
+    detail::load_values(book.status, saved.status);
+    detail::load_values(book.steps_taken, saved.steps_taken);
+    if (!saved.origin.empty()) {
+      planes.origin = Kokkos::View<RowIndex*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::origin"), n);
+      detail::load_values(planes.origin, saved.origin);
+      rows.origin = planes.origin;
+    }
+    if (!saved.map.empty()) {
+      const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::active_map"),
+                                             saved.map.size());
+      detail::load_values(map, saved.map);
+      rows.map = map;
+    }
+    rows.count = saved.slots;
+    span = saved.span;
+    next_pending = saved.next_pending;
+    end_pending = saved.end_pending;
+    for (const auto& h : saved.history) record_launch({h[0], h[1], h[2]});
+    report.compaction_actions = saved.compaction_actions;
+    report.rows_moved = saved.rows_moved;
+    report.revived = saved.revived;
+    report.extra_bytes_peak = saved.extra_bytes_peak;
+    report.in_flight = end_pending > 0 ? options.in_flight : 0;
+    report.note = "resumed after launch " + std::to_string(report.launches);
+  }
+  const auto write_checkpoint = [&] {
+    Checkpoint& c = saved;
+    c.history.clear();
+    for (const LaunchRecord& l : history) c.history.push_back({l.k, l.active_before, l.active_after});
+    c.seconds = seconds_before + timer.seconds();
+    c.active = active;
+    c.compaction_actions = report.compaction_actions;
+    c.rows_moved = report.rows_moved;
+    c.revived = report.revived;
+    c.extra_bytes_peak = report.extra_bytes_peak;
+    c.span = span;
+    c.slots = rows.count;
+    c.next_pending = next_pending;
+    c.end_pending = end_pending;
+    c.state_planes.clear();
+    for (int f = 0; f < NS; ++f) c.state_planes.push_back(detail::host_values<unsigned char>(state.planes[f]));
+    c.terminated = detail::host_values<unsigned char>(book.terminated);
+    c.status = detail::host_values<std::uint8_t>(book.status);
+    c.steps_taken = detail::host_values<std::int64_t>(book.steps_taken);
+    c.origin = planes.origin.extent(0) > 0 ? detail::host_values<RowIndex>(planes.origin) : std::vector<RowIndex>{};
+    c.map = rows.map.extent(0) > 0 ? detail::host_values<RowIndex>(rows.map) : std::vector<RowIndex>{};
+    write_checkpoint_file(options.checkpoint.path, c);
+    ++report.checkpoints_written;
+  };
+
+  // After a launch: stream unstarted samples into freed slots, or drop finished ones as the rule says.
+  const auto drop_finished = [&](const LaunchRecord& last) {
+    if (end_pending > next_pending) {
+      const std::int64_t revived = detail::revive_rows(exec, planes, rows.count, next_pending, end_pending, max_steps);
+      next_pending += revived;
+      report.revived += revived;
+      track_extra_bytes(2 * static_cast<std::int64_t>(sizeof(RowIndex)) * revived);
+      if (next_pending == end_pending) span = rows.count;  // every sample still to step is in the window
+      return;
+    }
+    if (!compacting) return;
+    const std::int64_t launches_left =
+        end_pending > 0 ? max_steps : (max_steps - report.steps + last.k - 1) / last.k;
+    const CompactionCosts& costs = options.compaction == Compaction::automatic &&
+                                           options.compaction_costs.source == "unset"
+                                       ? compaction_costs(launch)
+                                       : options.compaction_costs;
+    report.compaction_costs = costs.source;
+    const CompactionDecision decision = decide_compaction(
+        {options.compaction, rows.count, last.active_after, detail::RowPlanes<T, NS, Mem>::bytes_per_row,
+         expected_launches_ahead(last.active_after, last.active_before - last.active_after, launches_left)},
+        costs);
+    ++report.compaction_actions[describe(decision.action)];
+    report.compaction_why[describe(decision.action)] = decision.why;
+    if (decision.action == CompactionDecision::Action::map) {
+      rows.map = detail::active_map(exec, book, rows, last.active_after, max_steps);
+      rows.count = last.active_after;
+      track_extra_bytes(0);
+    } else if (decision.action == CompactionDecision::Action::reorder) {
+      permute_rows();
+      const std::int64_t moved = detail::reorder_rows(exec, planes, span, last.active_after, max_steps);
+      report.rows_moved += moved;
+      track_extra_bytes(static_cast<std::int64_t>(sizeof(RowIndex)) * moved);
+      rows.map = {};
+      span = rows.count = last.active_after;
+    }
+  };
+
+  try {
+    if (!resuming && rows_fit && options.in_flight > 0 && options.in_flight < active) {
+      permute_rows();  // the samples to run first, in order, then the window over them
+      report.rows_moved += detail::reorder_rows(exec, planes, n, active, max_steps);
+      span = end_pending = active;
+      next_pending = rows.count = options.in_flight;
+      report.in_flight = options.in_flight;
+      track_extra_bytes(0);
+    }
+    double last_checkpoint = timer.seconds();
+    while (active > 0) {
+      // With revival, samples start at different launches: each is capped on its own steps.
+      const std::int64_t remaining = end_pending > 0 ? max_steps : max_steps - report.steps;
+      std::int64_t k = 0;
+      if (deployed.steps.kind() == Steps::Kind::fixed) k = std::min<std::int64_t>(deployed.steps.k(), remaining);
+      else if (nest == LoopNest::tile) k = std::min(tile_steps_per_launch, remaining);
+      else k = options.auto_steps.next_k({history, rows.count, exec.concurrency(), max_steps - remaining, max_steps});
+      if (nest == LoopNest::tile) k = std::min(k, launch.tile_step_limit);
+
+      const std::int64_t waiting = end_pending - next_pending;
+      const std::int64_t before = active - waiting;
+      const std::int64_t after = launch(rows, k, rows_fit && compacting);
+      record_launch({k, before, after});
+      active = after + waiting;
+      if (options.observer) {
+        options.observer({report.launches, k, active, n, report.steps, max_steps, seconds_before + timer.seconds()});
+      }
+      if (active == 0) break;
+      if (rows_fit) drop_finished(history.back());
+      if (checkpointing && ((every.every_launches > 0 && report.launches % every.every_launches == 0) ||
+                            (every.every_seconds > 0.0 && timer.seconds() - last_checkpoint >= every.every_seconds))) {
+        write_checkpoint();
+        last_checkpoint = timer.seconds();
       }
     }
-    if (nest == LoopNest::per_sample) {
-      detail::with_rung(k, [&](auto rung) {
-        constexpr int K = decltype(rung)::value;
-        const detail::FusedSteps<Model, K, Mem> launch{deployed.model, state, in, book, k};
-        Kokkos::parallel_reduce(label + std::to_string(K) + "]", Range(exec, 0, n), launch, active);
-      });
-    }
-    history.push_back({k, before, active});
-    ++report.launches;
-    report.steps += k;
-    ++report.launches_by_k[k];
-    if (options.observer) {
-      options.observer({report.launches, k, active, n, report.steps, max_steps, timer.seconds()});
-    }
+  } catch (...) {
+    restore_order();  // the caller's rows back in their order, whatever went wrong
+    throw;
   }
+  restore_order();
 
   detail::summarise(book, report);
   report.exact_steps = report.longest_sample_steps == report.steps;
-  report.capped = active > 0;
-  report.seconds = timer.seconds();
+  report.capped = report.unfinished > 0;
+  report.seconds = seconds_before + timer.seconds();
   return report;
 }
 

@@ -3,6 +3,7 @@
 // for the launch's steps, the unfinished count reduced in the same launch.
 
 #include <eagle/detail/checks.hpp>
+#include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/model.hpp>
 #include <eagle/status.hpp>
@@ -30,8 +31,17 @@ KOKKOS_INLINE_FUNCTION std::uint8_t check_finite(const Kokkos::Array<T, N>& s, s
   return finite ? code : status::non_finite;
 }
 
-/// Runs `limit` steps of every unterminated sample, in blocks of K steps unrolled with the state
-/// in registers (limit <= K except on the top rung); reduces how many remain active.
+/// Steps a row may take in a launch of `limit` steps: never past the cap on its own steps.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION std::int64_t step_budget(const Bookkeeping<Mem>& book, std::int64_t row, std::int64_t limit,
+                                                std::int64_t max_steps) {
+  const std::int64_t left = max_steps - book.steps_taken(row);
+  return left < limit ? left : limit;
+}
+
+/// Runs up to `limit` steps of every unterminated sample the rows name, in blocks of K steps
+/// unrolled with the state in registers (limit <= K except on the top rung); reduces how many
+/// remain active (unterminated and under the cap).
 template <class Model, int K, class Mem>
 struct FusedSteps {
   using T = typename ModelTraits<Model>::scalar_type;
@@ -42,20 +52,25 @@ struct FusedSteps {
   Fields<T, NS, Mem> state;
   Fields<const T, NI, Mem> inputs;
   Bookkeeping<Mem> book;
+  Rows<Mem> rows;
   std::int64_t limit;
+  std::int64_t max_steps;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& active) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t slot, std::int64_t& active) const {
+    const std::int64_t i = rows.row(slot);
     if (book.terminated(i)) return;
+    const std::int64_t budget = step_budget(book, i, limit, max_steps);
     Values<T, NS> s;
     for (int f = 0; f < NS; ++f) s[f] = state[f](i);
     Values<T, NI> in;
-    for (int f = 0; f < NI; ++f) in[f] = inputs[f](i);
+    const std::int64_t sample = rows.sample(i);
+    for (int f = 0; f < NI; ++f) in[f] = inputs[f](sample);
 
     std::uint8_t code = status::running;
     std::int64_t taken = 0;
-    while (taken < limit && code == status::running) {
+    while (taken < budget && code == status::running) {
       for (int k = 0; k < K; ++k) {
-        if (taken == limit || code != status::running) break;
+        if (taken == budget || code != status::running) break;
         code = outcome(model.step(s, static_cast<const Values<T, NI>&>(in)));
         ++taken;
       }
@@ -66,7 +81,7 @@ struct FusedSteps {
     book.terminated(i) = code != status::running;
     book.status(i) = code;
     book.steps_taken(i) += taken;
-    if (code == status::running) ++active;
+    if (code == status::running && book.steps_taken(i) < max_steps) ++active;
   }
 };
 

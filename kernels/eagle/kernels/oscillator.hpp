@@ -7,6 +7,16 @@
 
 namespace eagle::kernels {
 
+/// One explicit Euler step of the oscillator, on scalars or lane packs.
+template <class S, class W>
+KOKKOS_INLINE_FUNCTION void oscillator_euler(S& s, const W& omega, double dt) {
+  const auto x0 = s[0];
+  const auto v0 = s[1];
+  s[0] = x0 + dt * v0;
+  s[1] = v0 - dt * omega * omega * x0;
+  s[2] += dt;
+}
+
 struct Oscillator {
   static constexpr const char* name = "oscillator";
   using scalar_type = double;
@@ -20,12 +30,27 @@ struct Oscillator {
 
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION auto step(S& s, const I& in) const {
-    const auto x0 = s[x];
-    const auto v0 = s[v];
-    s[x] = x0 + dt * v0;
-    s[v] = v0 - dt * in[omega] * in[omega] * x0;
-    s[t] += dt;
+    oscillator_euler(s, in[omega], dt);
     return s[t] >= t_end;
+  }
+};
+
+/// The same oscillator, each sample with its own end time (an input), so batches can hold samples
+/// of very different lengths (spread batches: t_end = (length - 1/2) dt, safe from rounding).
+struct OscillatorUntil {
+  static constexpr const char* name = "oscillator_until";
+  using scalar_type = double;
+  enum State : int { x, v, t, state_count };
+  enum Input : int { omega, t_end, input_count };
+
+  static constexpr bool lane_packs = true;
+
+  double dt = 1e-3;
+
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION auto step(S& s, const I& in) const {
+    oscillator_euler(s, in[omega], dt);
+    return s[t] >= in[t_end];
   }
 };
 

@@ -1,0 +1,105 @@
+#pragma once
+// The constants of the compaction rule (eagle/compaction.hpp), measured on this machine with the
+// run's own functors: what a launch pays per finished slot it visits, per slot read through a map,
+// what the scan that builds a map pays per slot, and what swapping rows pays per byte. Each is the
+// slope between two batch sizes (so a launch's fixed latency drops out), best of three; that fixed
+// latency is measured apart, as what a scan of a few slots takes beyond its slope.
+
+#include <eagle/compaction.hpp>
+#include <eagle/detail/active_set.hpp>
+#include <eagle/detail/launch.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+
+namespace eagle {
+namespace detail {
+
+/// Best of three wall times of `work(n)`, fenced.
+template <class ExecSpace, class Work>
+double best_seconds(const ExecSpace& exec, std::int64_t n, const Work& work) {
+  double best = 1e300;
+  for (int rep = 0; rep < 3; ++rep) {
+    exec.fence();
+    Kokkos::Timer timer;
+    work(n);
+    exec.fence();
+    best = std::min(best, timer.seconds());
+  }
+  return best;
+}
+
+/// Seconds per unit from the times at two sizes, never negative.
+template <class ExecSpace, class Work>
+double slope(const ExecSpace& exec, std::int64_t small, std::int64_t large, const Work& work) {
+  const double t = best_seconds(exec, large, work) - best_seconds(exec, small, work);
+  return std::max(0.0, t / static_cast<double>(large - small));
+}
+
+template <class ExecSpace, class Model, class Mem>
+CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& run) {
+  using T = typename ModelTraits<Model>::scalar_type;
+  constexpr int NS = ModelTraits<Model>::state_count;
+  constexpr int NI = ModelTraits<Model>::input_count;
+  constexpr std::int64_t small = std::int64_t(1) << 15;
+  constexpr std::int64_t large = std::int64_t(1) << 18;
+  const ExecSpace& exec = run.exec;
+
+  Launcher<ExecSpace, Model, Mem> probe = run;
+  probe.max_steps = 1;
+  for (int f = 0; f < NS; ++f) probe.state.planes[f] = Kokkos::View<T*, Mem>("eagle::probe_state", large);
+  for (int f = 0; f < NI; ++f) probe.inputs.planes[f] = Kokkos::View<T*, Mem>("eagle::probe_input", large);
+  probe.book = {Kokkos::View<bool*, Mem>("eagle::probe_terminated", large),
+                Kokkos::View<std::uint8_t*, Mem>("eagle::probe_status", large),
+                Kokkos::View<std::int64_t*, Mem>("eagle::probe_steps", large)};
+  Kokkos::deep_copy(exec, probe.book.terminated, true);
+  const auto identity = identity_rows<ExecSpace, Mem>(exec, large);
+
+  CompactionCosts c;
+  c.visit_per_slot = slope(exec, small, large, [&](std::int64_t n) { probe({{}, {}, n}, 1, false); });
+  const double mapped = slope(exec, small, large, [&](std::int64_t n) { probe({identity, {}, n}, 1, false); });
+  c.indirect_per_slot = std::max(0.0, mapped - c.visit_per_slot);
+
+  // Every other row still steps: the scan writes half its slots, the swaps pair them up.
+  const auto book = probe.book;
+  Kokkos::parallel_for(
+      "eagle::probe_half", IndexRange<ExecSpace>(exec, 0, large),
+      KOKKOS_LAMBDA(const std::int64_t r) { book.terminated(r) = r % 2 == 0; });
+  const auto scan = [&](std::int64_t n) {
+    static_cast<void>(active_map(exec, book, Rows<Mem>{{}, {}, n}, n / 2, std::int64_t(1)));
+  };
+  c.scan_per_slot = slope(exec, small, large, scan);
+  constexpr std::int64_t tiny = 256;
+  c.launch_seconds = std::max(0.0, best_seconds(exec, tiny, scan) - static_cast<double>(tiny) * c.scan_per_slot);
+  const RowPlanes<T, NS, Mem> planes{probe.state, book, identity_rows<ExecSpace, Mem>(exec, large)};
+  const auto evens = rows_where(exec, book, 0, large, false, large / 2, 1);
+  const auto odds = rows_where(exec, book, 0, large, true, large / 2, 1);
+  const double per_pair = slope(exec, small / 2, large / 2, [&](std::int64_t pairs) {
+    swap_rows(exec, planes, evens, odds, pairs);
+  });
+  c.move_per_byte = per_pair / (2.0 * static_cast<double>(RowPlanes<T, NS, Mem>::bytes_per_row));
+
+  std::ostringstream source;
+  source << "measured on " << ExecSpace::name() << " (" << describe(run.nest) << ")";
+  c.source = source.str();
+  return c;
+}
+
+}  // namespace detail
+
+/// The compaction costs of `Model` on `ExecSpace` with this run's loop nest, measured on first use
+/// and kept for the process (a few milliseconds).
+template <class ExecSpace, class Model, class Mem>
+const CompactionCosts& compaction_costs(const detail::Launcher<ExecSpace, Model, Mem>& run) {
+  if (run.nest == LoopNest::tile) {
+    static const CompactionCosts tile = detail::measure_compaction_costs(run);
+    return tile;
+  }
+  static const CompactionCosts per_sample = detail::measure_compaction_costs(run);
+  return per_sample;
+}
+
+}  // namespace eagle

@@ -1,0 +1,65 @@
+#pragma once
+// Moving a run's planes in and out of a host-side eagle::Checkpoint.
+
+#include <eagle/checkpoint.hpp>
+#include <eagle/fields.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace eagle::detail {
+
+/// A plane's values on the host, as a vector of `X` (the plane's type, or raw bytes).
+template <class X, class View>
+std::vector<X> host_values(const View& view) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  std::vector<X> out(host.extent(0) * sizeof(typename View::value_type) / sizeof(X));
+  if (!out.empty()) std::memcpy(out.data(), host.data(), out.size() * sizeof(X));
+  return out;
+}
+
+/// Fills a plane from host values of `X` holding exactly its bytes.
+template <class X, class View>
+void load_values(const View& view, const std::vector<X>& values) {
+  const auto host = Kokkos::create_mirror_view(view);
+  if (!values.empty()) std::memcpy(host.data(), values.data(), values.size() * sizeof(X));
+  Kokkos::deep_copy(view, host);
+}
+
+/// CRC-32 over the bytes of every plane, in order: a resume must read the same inputs.
+template <class T, int N, class Mem>
+std::uint32_t planes_crc(const Fields<T, N, Mem>& fields) {
+  std::uint32_t crc = 0;
+  for (int f = 0; f < N; ++f) {
+    const std::vector<unsigned char> bytes = host_values<unsigned char>(fields.planes[f]);
+    crc = crc32(bytes.data(), bytes.size(), crc);
+  }
+  return crc;
+}
+
+/// Throws unless the checkpoint belongs to this run: same model, shapes, cap, steps and inputs.
+inline void require_same_run(const char* function, const std::string& path, const Checkpoint& found,
+                             const Checkpoint& expected) {
+  const auto mismatch = [&](const char* what, const std::string& theirs, const std::string& ours) {
+    if (theirs == ours) return;
+    throw std::invalid_argument(std::string(function) + ": checkpoint '" + path + "' was written for " + what +
+                                " " + theirs + ", this run has " + ours);
+  };
+  mismatch("model", found.model, expected.model);
+  mismatch("scalar bytes", std::to_string(found.scalar_bytes), std::to_string(expected.scalar_bytes));
+  mismatch("state planes", std::to_string(found.state_count), std::to_string(expected.state_count));
+  mismatch("input planes", std::to_string(found.input_count), std::to_string(expected.input_count));
+  mismatch("samples", std::to_string(found.samples), std::to_string(expected.samples));
+  mismatch("max_steps", std::to_string(found.max_steps), std::to_string(expected.max_steps));
+  mismatch("steps", found.steps_setting, expected.steps_setting);
+  mismatch("loop nest", found.loop_nest, expected.loop_nest);
+  mismatch("in_flight", std::to_string(found.in_flight), std::to_string(expected.in_flight));
+  mismatch("inputs with CRC-32", std::to_string(found.inputs_crc), std::to_string(expected.inputs_crc));
+}
+
+}  // namespace eagle::detail

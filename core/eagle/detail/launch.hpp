@@ -1,0 +1,74 @@
+#pragma once
+// One launch of a model over the slots `rows` names, with the loop nest of the run: the single
+// place the fused functors are instantiated, for the run and for measuring compaction costs.
+
+#include <eagle/detail/dispatch.hpp>
+#include <eagle/detail/fused_steps.hpp>
+#include <eagle/detail/rows.hpp>
+#include <eagle/detail/tiled_steps.hpp>
+#include <eagle/fields.hpp>
+#include <eagle/model.hpp>
+#include <eagle/steps.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace eagle::detail {
+
+/// Host execution spaces run the tile; others one sample per work item.
+template <class ExecSpace>
+inline constexpr bool is_host_space = std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
+
+/// Everything a launch needs that stays fixed over a run.
+template <class ExecSpace, class Model, class Mem>
+struct Launcher {
+  using T = typename ModelTraits<Model>::scalar_type;
+  static constexpr int NS = ModelTraits<Model>::state_count;
+  static constexpr int NI = ModelTraits<Model>::input_count;
+  // Dynamic: samples of a spread batch take very different numbers of steps, and a static split
+  // leaves one thread with all the long ones (ignored where a space has no such choice).
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>;
+
+  ExecSpace exec;
+  Model model;
+  Fields<T, NS, Mem> state;
+  Fields<const T, NI, Mem> inputs;
+  Bookkeeping<Mem> book;
+  LoopNest nest;            ///< per_sample or tile (resolved)
+  std::int64_t tile_lanes;  ///< a compiled tile size, for the tile nest
+  std::int64_t max_steps;
+
+  /// Runs up to k steps of every slot that steps on; `refill`: see TiledSteps. Returns how many
+  /// samples still step.
+  std::int64_t operator()(const Rows<Mem>& rows, std::int64_t k, bool refill) const {
+    std::int64_t active = 0;
+    const std::string label = std::string("eagle::") + ModelTraits<Model>::name() + "[K=" + std::to_string(k);
+    if constexpr (is_host_space<ExecSpace>) {
+      if (nest == LoopNest::tile) {
+        with_tile(tile_lanes, [&](auto lanes) {
+          constexpr int Lanes = decltype(lanes)::value;
+          const TiledSteps<Model, Lanes, Mem> launch{model, state, inputs, book, rows,
+                                                     static_cast<std::int32_t>(k), max_steps, refill};
+          Kokkos::parallel_reduce(label + ",tile=" + std::to_string(Lanes) + "]",
+                                  Range(exec, 0, (rows.count + Lanes - 1) / Lanes), launch, active);
+        });
+        return active;
+      }
+    }
+    with_rung(k, [&](auto rung) {
+      constexpr int K = decltype(rung)::value;
+      const FusedSteps<Model, K, Mem> launch{model, state, inputs, book, rows, k, max_steps};
+      Kokkos::parallel_reduce(label + "]", Range(exec, 0, rows.count), launch, active);
+    });
+    return active;
+  }
+
+  /// The most steps one tile launch may take: its step counter is 32 bits.
+  static constexpr std::int64_t tile_step_limit = std::numeric_limits<std::int32_t>::max() - 1;
+};
+
+}  // namespace eagle::detail
