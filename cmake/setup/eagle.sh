@@ -71,3 +71,12 @@ for flavour in debian-serial-asan openmp-asan openmp-boundscheck; do
   build_flavour "$flavour" "${checked[@]}" "${sanitize[@]}"
   (cd "$build/$flavour" && ctest --output-on-failure -j "$jobs")
 done
+
+echo "=== eagle: fuzzing the checkpoint reader and eagle-simulate's command line (libFuzzer)"
+cmake -S "$root/tests/fuzz" -B "$build/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build/fuzz" -j "$jobs"
+for target in checkpoint_fuzz simulate_args_fuzz; do
+  corpus="$build/fuzz/corpus-$target"
+  mkdir -p "$corpus"
+  "$build/fuzz/$target" -max_total_time="${EAGLE_FUZZ_SECONDS:-60}" -seed=1 -print_final_stats=1 "$corpus"
+done

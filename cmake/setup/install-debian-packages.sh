@@ -7,6 +7,9 @@ packages=(
   libhwloc-dev hwloc-nox
   googletest libgtest-dev libbenchmark-dev
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
+  libboost-dev                    # Boost.Odeint, the outside peer in eagle-simulate
+  clang libclang-rt-14-dev        # libFuzzer for the fuzz targets
+  python3 python3-jsonschema      # checks eagle-simulate's JSON against its schema
 )
 
 missing=()

@@ -32,6 +32,9 @@ struct Report {
   bool exact_steps = true;
   std::int64_t longest_sample_steps = 0;  ///< the most steps any one sample took
   std::int64_t sample_steps = 0;          ///< steps taken, summed over samples (the work done)
+  /// Lane-steps: each sample that starts a launch of K steps counted for K, as a GPU warp holds a
+  /// finished lane until the launch ends; lane_steps - sample_steps is that masked work.
+  std::int64_t lane_steps = 0;
   bool capped = false;                    ///< the run stopped at max_steps with samples unfinished
 
   /// Launch history by the number of steps each launch ran (the cut-short last launch under its
@@ -49,6 +52,7 @@ struct Report {
   std::map<std::string, std::string> compaction_why;
   std::string compaction_costs;      ///< where the automatic rule's constants came from
   std::int64_t rows_moved = 0;       ///< rows swapped by reorders (and revival)
+  std::int64_t scanned_slots = 0;    ///< slots the compaction scans went over
   std::int64_t in_flight = 0;        ///< revival's window; 0: the whole batch was in flight
   std::int64_t revived = 0;          ///< samples streamed into finished samples' slots
   std::int64_t extra_bytes_peak = 0; ///< most bytes of maps and scratch held at once, beyond the planes

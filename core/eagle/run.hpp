@@ -256,6 +256,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     history.push_back(l);
     ++report.launches;
     report.steps += l.k;
+    report.lane_steps += l.active_before * l.k;
     ++report.launches_by_k[l.k];
   };
 
@@ -337,11 +338,13 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     ++report.compaction_actions[describe(decision.action)];
     report.compaction_why[describe(decision.action)] = decision.why;
     if (decision.action == CompactionDecision::Action::map) {
+      report.scanned_slots += rows.count;
       rows.map = detail::active_map(exec, book, rows, last.active_after, max_steps);
       rows.count = last.active_after;
       track_extra_bytes(0);
     } else if (decision.action == CompactionDecision::Action::reorder) {
       permute_rows();
+      report.scanned_slots += span;
       const std::int64_t moved = detail::reorder_rows(exec, planes, span, last.active_after, max_steps);
       report.rows_moved += moved;
       track_extra_bytes(static_cast<std::int64_t>(sizeof(RowIndex)) * moved);

@@ -30,7 +30,8 @@ constexpr std::int64_t max_steps = 10000;
 
 /// The seed's batch, rebuilt before every timed run.
 struct Batch {
-  explicit Batch(std::int64_t n) : x("x", n), v("v", n), t("t", n), omega("omega", n), done("done", n) {
+  explicit Batch(std::int64_t n) : x("x", n), v("v", n), t("t", n), omega("omega", n), ends("t_end", n), done("done", n) {
+    Kokkos::deep_copy(ends, t_end);  // baseline A reads each sample's end time
     auto w = omega;
     Kokkos::parallel_for(
         "bench::omega", Kokkos::RangePolicy<Space>(0, n),
@@ -44,7 +45,7 @@ struct Batch {
     Kokkos::deep_copy(done, false);
     Kokkos::fence();
   }
-  Plane x, v, t, omega;
+  Plane x, v, t, omega, ends;
   Kokkos::View<bool*, Kokkos::HostSpace> done;
 };
 
@@ -59,10 +60,11 @@ eagle::Report run_arm(Arm arm, Batch& b) {
   const auto inputs = eagle::inputs(b.omega);
   switch (arm) {
     case Arm::naive:
-      eagle::perf::naive_oscillator(Space(), b.x, b.v, b.t, Plane::const_type(b.omega), b.done, t_end, dt, max_steps);
+      eagle::perf::naive_oscillator(Space(), b.x, b.v, b.t, Plane::const_type(b.omega), Plane::const_type(b.ends), b.done,
+                                    dt, max_steps);
       return {};
     case Arm::hand:
-      eagle::perf::hand_simd_oscillator(b.x, b.v, b.t, b.omega, t_end, dt, max_steps);
+      eagle::perf::hand_simd_oscillator(b.x, b.v, b.t, b.omega, t_end, {}, dt, max_steps);
       return {};
     case Arm::k1:
       return eagle::run_until_done(Space(), eagle::deploy(model, 1, eagle::LoopNest::per_sample), state, inputs, max_steps);

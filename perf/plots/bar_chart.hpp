@@ -68,6 +68,19 @@ inline std::string to_svg(const BarChart& chart) {
   return svg + "</svg>\n";
 }
 
+/// Charts from to_svg one under the other in one SVG file (nested svg elements).
+inline std::string stack_svgs(const std::vector<std::string>& charts) {
+  const std::string open = "<svg xmlns=\"http://www.w3.org/2000/svg\" ";
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"" +
+                    std::to_string(360 * std::max<std::size_t>(1, charts.size())) + "\">\n";
+  for (std::size_t i = 0; i < charts.size(); ++i) {
+    std::string chart = charts[i];
+    if (chart.compare(0, open.size(), open) == 0) chart.replace(0, open.size(), "<svg y=\"" + std::to_string(360 * i) + "\" ");
+    svg += chart;
+  }
+  return svg + "</svg>\n";
+}
+
 /// Writes `content` to `path`, or throws naming the path.
 inline void write_file(const std::string& path, const std::string& content) {
   std::ofstream out(path);

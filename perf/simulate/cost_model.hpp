@@ -1,0 +1,137 @@
+#pragma once
+// The cost model behind `eagle-simulate --model`. Pure C++: tested with synthetic timings.
+//
+// An arm's run is described by what it did (from its eagle::Report): launches, host
+// synchronisations (each launch reduces the running count to the host), sample-steps of useful
+// work, lane-steps (each sample that starts a launch holds its lane for the launch's K steps: on a
+// GPU warp a finished lane idles, so lane-steps - sample-steps is the masked waste), slots visited
+// and slots scanned by compaction. Its time is modelled as
+//
+//   t = launches x (launch latency + host sync) + work x cost per step + scanned slots x scan cost
+//
+// where "work" is sample-steps on a host (a CPU thread that finishes a sample takes the next one:
+// nothing idles) and lane-steps on a GPU profile. On the host the three constants are fitted to
+// the measured runs by least squares; a GPU profile gives its own.
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace eagle::simulate {
+
+/// What one run did, as the model sees it.
+struct RunFeatures {
+  double launches = 0;
+  double sample_steps = 0;
+  double lane_steps = 0;
+  double scanned_slots = 0;
+};
+
+/// The model's constants: seconds per launch (latency and sync together), per step of work, per
+/// slot scanned by compaction.
+struct CostConstants {
+  double per_launch = 0;
+  double per_step = 0;
+  double per_scanned_slot = 0;
+};
+
+/// A device the arms are predicted on.
+struct DeviceProfile {
+  std::string name;
+  double launch_seconds = 0;      ///< launching one kernel
+  double sync_seconds = 0;        ///< a reduction's result reaching the host
+  double lane_steps_per_second = 0;  ///< lane-steps of the oscillator per second, the whole device
+  double scan_slots_per_second = 0;  ///< slots a compaction scan covers per second
+  bool host_tile = false;         ///< whether the host tile arms exist there
+  std::string source;             ///< where the figures come from
+};
+
+/// GPU profiles. Figures are published orders of magnitude, not measurements on this project's
+/// machines (no GPU was available): see README, "eagle-simulate".
+inline const std::vector<DeviceProfile>& gpu_profiles() {
+  static const std::vector<DeviceProfile> profiles = {
+      {"nvidia-a100", 4e-6, 8e-6, 2.0e11, 2.0e10, false,
+       "launch ~4 us, reduction to host ~8 us (typical CUDA figures); 9.7 TFLOP/s FP64 peak / 6 flops a "
+       "step at ~12% of peak; scans at ~1.5 TB/s / 8 B a slot x 10%"},
+      {"nvidia-h100", 3e-6, 6e-6, 6.0e11, 4.0e10, false,
+       "launch ~3 us, reduction to host ~6 us (typical CUDA figures); 34 TFLOP/s FP64 peak / 6 flops a "
+       "step at ~10% of peak; scans at ~3 TB/s / 8 B a slot x 10%"},
+  };
+  return profiles;
+}
+
+/// Predicted seconds of a run with these features under fitted host constants.
+inline double predict_host(const RunFeatures& f, const CostConstants& c) {
+  return f.launches * c.per_launch + f.sample_steps * c.per_step + f.scanned_slots * c.per_scanned_slot;
+}
+
+/// Predicted seconds of a run with these features on a device profile (lanes idle on a GPU).
+inline double predict_device(const RunFeatures& f, const DeviceProfile& p) {
+  return f.launches * (p.launch_seconds + p.sync_seconds) + f.lane_steps / p.lane_steps_per_second +
+         f.scanned_slots / p.scan_slots_per_second;
+}
+
+/// Least-squares fit of the host constants to measured (features, seconds) pairs, each weighted by
+/// 1 / seconds so that fast and slow runs count alike (relative error). A constant that comes out
+/// negative is dropped and the rest refitted: costs are never negative.
+inline CostConstants fit_host_costs(const std::vector<std::pair<RunFeatures, double>>& runs) {
+  if (runs.size() < 3) throw std::invalid_argument("eagle::simulate::fit_host_costs: needs at least 3 runs");
+  std::array<bool, 3> use = {true, true, true};
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    // Normal equations A^T W A x = A^T W t over the columns in use.
+    double ata[3][3] = {}, atb[3] = {};
+    for (const auto& [f, t] : runs) {
+      if (!(t > 0)) throw std::invalid_argument("eagle::simulate::fit_host_costs: times must be positive");
+      const double w = 1.0 / (t * t);
+      const double row[3] = {f.launches, f.sample_steps, f.scanned_slots};
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) ata[i][j] += use[i] && use[j] ? w * row[i] * row[j] : 0.0;
+        atb[i] += use[i] ? w * row[i] * t : 0.0;
+      }
+    }
+    for (int i = 0; i < 3; ++i) {
+      if (!use[i] || ata[i][i] == 0.0) {  // unused or never seen: pin to zero
+        use[i] = false;
+        for (int j = 0; j < 3; ++j) ata[i][j] = ata[j][i] = 0.0;
+        ata[i][i] = 1.0;
+        atb[i] = 0.0;
+      }
+    }
+    // Gaussian elimination with partial pivoting on the 3 x 3 system.
+    double x[3] = {};
+    int order[3] = {0, 1, 2};
+    for (int col = 0; col < 3; ++col) {
+      int pivot = col;
+      for (int r = col + 1; r < 3; ++r) {
+        if (std::fabs(ata[order[r]][col]) > std::fabs(ata[order[pivot]][col])) pivot = r;
+      }
+      std::swap(order[col], order[pivot]);
+      const double p = ata[order[col]][col];
+      if (p == 0.0) throw std::invalid_argument("eagle::simulate::fit_host_costs: the runs do not determine the costs");
+      for (int r = col + 1; r < 3; ++r) {
+        const double m = ata[order[r]][col] / p;
+        for (int c = col; c < 3; ++c) ata[order[r]][c] -= m * ata[order[col]][c];
+        atb[order[r]] -= m * atb[order[col]];
+      }
+    }
+    for (int col = 2; col >= 0; --col) {
+      double s = atb[order[col]];
+      for (int c = col + 1; c < 3; ++c) s -= ata[order[col]][c] * x[c];
+      x[col] = s / ata[order[col]][col];
+    }
+    bool negative = false;
+    for (int i = 0; i < 3; ++i) {
+      if (use[i] && x[i] < 0) {
+        use[i] = false;
+        negative = true;
+      }
+    }
+    if (!negative) return {x[0], x[1], x[2]};
+  }
+  return {};
+}
+
+}  // namespace eagle::simulate

@@ -1,0 +1,306 @@
+#pragma once
+// eagle::simulate::measure: runs arms against batches on one execution space within a time
+// budget and keeps every timing. The function behind eagle-simulate (main.cpp).
+
+#include "../baselines/hand_simd.hpp"
+#include "../baselines/naive_kokkos.hpp"
+#if defined(EAGLE_SIMULATE_HAS_ODEINT)
+#include "../baselines/odeint_lorenz.hpp"
+#endif
+#include "args.hpp"
+#include "cost_model.hpp"
+
+#include <eagle/eagle.hpp>
+#include <eagle/kernels/lorenz.hpp>
+#include <eagle/kernels/oscillator.hpp>
+#include <eagle/kernels/spread_batches.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace eagle::simulate {
+
+inline constexpr double dt = 1e-3;
+inline constexpr std::int64_t max_steps = 1000000;
+inline constexpr std::int64_t uniform_steps = 100;  ///< every sample of a uniform oscillator batch
+inline constexpr std::int64_t lorenz_steps = 1000;  ///< every sample of the Lorenz peer batch
+
+/// Each sample's length in steps: uniform batches all the same, spread ones from 1 to the spread,
+/// log-uniform (kernels/spread_batches.hpp, seed 11).
+inline std::vector<double> lengths_of(const BatchSpec& b) {
+  if (b.model == Model::lorenz) return std::vector<double>(static_cast<std::size_t>(b.n), lorenz_steps);
+  if (b.spread == 1) return std::vector<double>(static_cast<std::size_t>(b.n), uniform_steps);
+  return kernels::sample_lengths(static_cast<kernels::Spread>(b.spread), b.n, 1.0, 11);
+}
+
+/// A batch's planes in Space's memory, and the host values every run starts from.
+template <class Space>
+struct Batch {
+  using Plane = Kokkos::View<double*, typename Space::memory_space>;
+
+  explicit Batch(const BatchSpec& s) : spec(s), done("done", s.n) {
+    const std::vector<double> lengths = lengths_of(s);
+    const auto n = static_cast<std::size_t>(s.n);
+    sample_steps = 0;
+    for (double l : lengths) sample_steps += l;
+    std::vector<double> sweep(n), ends(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      sweep[i] = s.model == Model::lorenz ? 20.0 + static_cast<double>(i % 1000) / 50.0
+                                          : 1.0 + 2.0 * static_cast<double>(i % 1000) / 999.0;
+      ends[i] = (lengths[i] - 0.5) * dt;
+    }
+    initial = s.model == Model::lorenz
+                  ? std::vector<std::vector<double>>{std::vector<double>(n, 1.0), std::vector<double>(n, 1.0),
+                                                     std::vector<double>(n, 1.0), std::vector<double>(n, 0.0)}
+                  : std::vector<std::vector<double>>{std::vector<double>(n, 1.0), std::vector<double>(n, 0.0),
+                                                     std::vector<double>(n, 0.0)};
+    for (std::size_t f = 0; f < initial.size(); ++f) state.push_back(Plane("state", n));
+    inputs = {to_plane(sweep), to_plane(ends)};
+    reset();
+  }
+
+  void reset() const {
+    for (std::size_t f = 0; f < initial.size(); ++f) {
+      const auto host = Kokkos::create_mirror_view(state[f]);
+      std::copy(initial[f].begin(), initial[f].end(), host.data());
+      Kokkos::deep_copy(state[f], host);
+    }
+    Kokkos::deep_copy(done, false);
+    Kokkos::fence();
+  }
+
+  /// CRC-32 of the state planes' bytes: equal for runs with bit-identical per-sample results.
+  std::uint32_t checksum() const {
+    std::uint32_t crc = 0;
+    for (const Plane& p : state) {
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
+      crc = crc32(reinterpret_cast<const unsigned char*>(host.data()), host.extent(0) * sizeof(double), crc);
+    }
+    return crc;
+  }
+
+  static Plane to_plane(const std::vector<double>& values) {
+    Plane p("input", values.size());
+    const auto host = Kokkos::create_mirror_view(p);
+    std::copy(values.begin(), values.end(), host.data());
+    Kokkos::deep_copy(p, host);
+    return p;
+  }
+
+  BatchSpec spec;
+  double sample_steps = 0;
+  std::vector<std::vector<double>> initial;
+  std::vector<Plane> state;
+  std::vector<Plane> inputs;  ///< the sweep (omega or rho), then each sample's end time
+  Kokkos::View<bool*, typename Space::memory_space> done;
+};
+
+/// One timed run of an arm on a batch.
+struct ArmRun {
+  double seconds = 0;
+  RunFeatures features;
+  std::map<int, std::int64_t> launches_by_k;
+  std::uint32_t checksum = 0;
+};
+
+/// Whether `arm` can run `batch` on Space (and in this build), and if not, why.
+template <class Space>
+std::string why_not(const std::string& arm, const BatchSpec& batch) {
+  const auto& c = arm_catalogue();
+  const auto info = std::find_if(c.begin(), c.end(), [&](const ArmInfo& a) { return arm == a.name; });
+  if (batch.model == Model::lorenz ? !info->lorenz : !info->oscillator) return "not an arm for this model";
+  constexpr bool host = std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value;
+  if (!host && (arm == "tile" || arm == "tile-nocompact" || arm == "revive" || arm == "hand-simd" || arm == "odeint")) {
+    return "host execution spaces only";
+  }
+#if !defined(EAGLE_SIMULATE_HAS_ODEINT)
+  if (arm == "odeint") return "built without Boost.Odeint and OpenMP";
+#endif
+  return "";
+}
+
+namespace detail {
+
+template <class Space, class Model, std::size_t... S>
+Report run_eagle(const Batch<Space>& b, const Deployed<Model>& d, const RunOptions& o, std::index_sequence<S...>) {
+  if constexpr (Model::input_count == 2) {
+    return run_until_done(Space(), d, eagle::state(b.state[S]...), eagle::inputs(b.inputs[0], b.inputs[1]), max_steps,
+                          o);
+  } else {
+    return run_until_done(Space(), d, eagle::state(b.state[S]...), eagle::inputs(b.inputs[0]), max_steps, o);
+  }
+}
+
+template <class Space, class Model>
+Report run_eagle_arm(const std::string& arm, const Batch<Space>& b, const Model& model) {
+  RunOptions o;
+  LoopNest nest = LoopNest::per_sample;
+  Steps steps = Steps::automatic();
+  if (arm == "k1") steps = Steps::fixed(1);
+  if (arm == "k8") steps = Steps::fixed(8);
+  if (arm == "k64") steps = Steps::fixed(64);
+  if (arm == "tile" || arm == "tile-nocompact" || arm == "revive") nest = LoopNest::tile;
+  if (arm == "auto-nocompact" || arm == "tile-nocompact") o.compaction = Compaction::off;
+  if (arm == "revive") o.in_flight = std::int64_t(1) << 16;
+  return run_eagle(b, deploy(model, steps, nest), o, std::make_index_sequence<Model::state_count>{});
+}
+
+}  // namespace detail
+
+/// Runs `arm` once on `b` (reset first); the caller checked why_not.
+template <class Space>
+ArmRun run_arm(const std::string& arm, const Batch<Space>& b) {
+  b.reset();
+  ArmRun r;
+  Kokkos::Timer timer;
+  const auto n = static_cast<double>(b.spec.n);
+  if (arm == "naive") {
+    const auto& s = b.state;
+    const std::int64_t steps = perf::naive_oscillator(Space(), s[0], s[1], s[2], typename Batch<Space>::Plane::const_type(b.inputs[0]),
+                                                      typename Batch<Space>::Plane::const_type(b.inputs[1]), b.done, dt, max_steps);
+    r.seconds = timer.seconds();
+    r.features = {2.0 * static_cast<double>(steps), b.sample_steps, n * static_cast<double>(steps), 0};
+    r.launches_by_k[1] = steps;
+  } else if (arm == "hand-simd") {
+    if constexpr (std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
+      perf::hand_simd_oscillator(b.state[0], b.state[1], b.state[2], b.inputs[0], 0.0, b.inputs[1], dt, max_steps);
+      r.seconds = timer.seconds();
+      r.features = {1, b.sample_steps, b.sample_steps, 0};
+    }
+  } else if (arm == "odeint") {
+#if defined(EAGLE_SIMULATE_HAS_ODEINT)
+    if constexpr (std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
+      const auto count = static_cast<std::size_t>(b.spec.n);
+      std::vector<double> xyz(3 * count);
+      std::vector<double> rho(b.inputs[0].data(), b.inputs[0].data() + count);
+      for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t f = 0; f < 3; ++f) xyz[3 * i + f] = b.state[f](i);
+      }
+      timer.reset();
+      perf::odeint_lorenz(xyz, rho, dt, lorenz_steps);
+      r.seconds = timer.seconds();
+      for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t f = 0; f < 3; ++f) b.state[f](i) = xyz[3 * i + f];
+        b.state[3](i) = static_cast<double>(lorenz_steps) * dt;
+      }
+      r.features = {static_cast<double>(lorenz_steps), b.sample_steps, b.sample_steps, 0};
+    }
+#endif
+  } else {
+    const Report rep = b.spec.model == Model::lorenz
+                           ? detail::run_eagle_arm(arm, b, kernels::Lorenz{10.0, 8.0 / 3.0, dt, (lorenz_steps - 0.5) * dt})
+                           : detail::run_eagle_arm(arm, b, kernels::OscillatorUntil{dt});
+    r.seconds = timer.seconds();
+    r.features = {static_cast<double>(rep.launches), static_cast<double>(rep.sample_steps),
+                  static_cast<double>(rep.lane_steps), static_cast<double>(rep.scanned_slots)};
+    r.launches_by_k = rep.launches_by_k;
+  }
+  r.checksum = b.checksum();
+  return r;
+}
+
+/// Every timing of one arm on one batch.
+struct Cell {
+  std::size_t batch = 0;
+  std::string arm;
+  std::vector<double> seconds;
+  ArmRun last;
+  std::string skipped;  ///< why it was not measured; empty when it was
+
+  double median() const {
+    if (seconds.empty()) return -1;
+    std::vector<double> t = seconds;
+    std::sort(t.begin(), t.end());
+    return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+  }
+};
+
+/// What simulate measured.
+struct Results {
+  std::vector<BatchSpec> batches;
+  std::vector<Cell> cells;
+  double budget_seconds = 0;
+  double elapsed_seconds = 0;
+  std::string execution_space;
+
+  /// The measured cell with the smallest median for batch b, or nullptr.
+  const Cell* fastest(std::size_t b) const {
+    const Cell* best = nullptr;
+    for (const Cell& c : cells) {
+      if (c.batch == b && !c.seconds.empty() && (best == nullptr || c.median() < best->median())) best = &c;
+    }
+    return best;
+  }
+};
+
+/// Runs every (batch, arm) once, smallest batches first, then repeats them while the budget lasts,
+/// up to max_repetitions each; `progress` (may be null) gets a line per run.
+template <class Space>
+Results measure(const Options& o, std::FILE* progress) {
+  Results res;
+  res.batches = o.batches;
+  res.budget_seconds = o.budget_seconds;
+  res.execution_space = Space::name();
+  std::vector<std::size_t> order(o.batches.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return o.batches[a].n < o.batches[b].n; });
+  for (std::size_t b : order) {
+    for (const std::string& arm : o.arms) {
+      Cell c;
+      c.batch = b;
+      c.arm = arm;
+      c.skipped = why_not<Space>(arm, o.batches[b]);
+      if (c.skipped != "not an arm for this model") res.cells.push_back(c);
+    }
+  }
+  const std::size_t runnable = static_cast<std::size_t>(
+      std::count_if(res.cells.begin(), res.cells.end(), [](const Cell& c) { return c.skipped.empty(); }));
+
+  // Untimed: each arm once on a small spread batch of each model, so that first-run costs (thread
+  // start-up, the compaction rule measuring its constants) stay out of the measurements.
+  for (Model model : {Model::oscillator, Model::lorenz}) {
+    const BatchSpec warm{model, 512, model == Model::lorenz ? 1 : 1000};
+    const Batch<Space> batch(warm);
+    for (const std::string& arm : o.arms) {
+      if (why_not<Space>(arm, warm).empty()) run_arm(arm, batch);
+    }
+  }
+
+  Kokkos::Timer clock;
+  std::map<std::size_t, Batch<Space>> batches;
+  std::size_t done_runs = 0;
+  for (int pass = 0; pass < o.max_repetitions; ++pass) {
+    bool ran = false;
+    for (Cell& c : res.cells) {
+      if (!c.skipped.empty() || static_cast<int>(c.seconds.size()) != pass) continue;
+      const double left = o.budget_seconds - clock.seconds();
+      // The first pass runs while any budget is left; later ones only runs that fit in what is left.
+      if (left <= 0 || (pass > 0 && c.median() > left)) continue;
+      auto it = batches.find(c.batch);
+      if (it == batches.end()) it = batches.emplace(c.batch, Batch<Space>(o.batches[c.batch])).first;
+      if (progress != nullptr) {
+        std::fprintf(progress, "[run %zu, pass %d] %-22s %-15s (%zu arm-batch pairs, %.1f s of %.0f s left)\n",
+                     ++done_runs, pass + 1, o.batches[c.batch].name().c_str(), c.arm.c_str(), runnable, left,
+                     o.budget_seconds);
+        std::fflush(progress);
+      }
+      c.last = run_arm(c.arm, it->second);
+      c.seconds.push_back(c.last.seconds);
+      ran = true;
+    }
+    if (!ran) break;
+  }
+  for (Cell& c : res.cells) {
+    if (c.skipped.empty() && c.seconds.empty()) c.skipped = "the time budget ran out";
+  }
+  res.elapsed_seconds = clock.seconds();
+  return res;
+}
+
+}  // namespace eagle::simulate
