@@ -10,6 +10,7 @@ packages=(
   libboost-dev                    # Boost.Odeint, the outside peer in eagle-simulate
   clang libclang-rt-14-dev        # libFuzzer for the fuzz targets
   python3 python3-jsonschema      # checks eagle-simulate's JSON against its schema
+  libopenmpi-dev openmpi-bin      # eagle/mpi.hpp and its tests under mpirun (optional for users)
 )
 
 missing=()

@@ -58,6 +58,7 @@ struct Checkpoint {
   std::int64_t rows_moved = 0;
   std::int64_t revived = 0;
   std::int64_t extra_bytes_peak = 0;
+  std::int64_t scanned_slots = 0;
 
   // Rows as they lie in the planes (permuted by compaction: origin maps rows to samples).
   std::int64_t span = 0;
@@ -182,8 +183,8 @@ inline std::vector<unsigned char> encode_checkpoint(const Checkpoint& c) {
     payload.put_string(action);
     payload.put(count);
   }
-  for (std::int64_t x : {c.rows_moved, c.revived, c.extra_bytes_peak, c.span, c.slots, c.next_pending,
-                         c.end_pending, c.in_flight}) {
+  for (std::int64_t x : {c.rows_moved, c.revived, c.extra_bytes_peak, c.scanned_slots, c.span, c.slots,
+                         c.next_pending, c.end_pending, c.in_flight}) {
     payload.put(x);
   }
   for (const auto& plane : c.state_planes) payload.put_vector(plane);
@@ -253,8 +254,8 @@ inline Checkpoint decode_checkpoint(const unsigned char* data, std::size_t size)
     const std::string name = in.get_string("compaction action");
     c.compaction_actions[name] = in.get<std::int64_t>("compaction action count");
   }
-  for (std::int64_t* x : {&c.rows_moved, &c.revived, &c.extra_bytes_peak, &c.span, &c.slots, &c.next_pending,
-                          &c.end_pending, &c.in_flight}) {
+  for (std::int64_t* x : {&c.rows_moved, &c.revived, &c.extra_bytes_peak, &c.scanned_slots, &c.span, &c.slots,
+                          &c.next_pending, &c.end_pending, &c.in_flight}) {
     *x = in.get<std::int64_t>("rows");
   }
   check_length(c.samples >= 0 && c.state_count > 0 && c.state_count <= 1024 && c.input_count >= 0 &&

@@ -285,6 +285,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     report.rows_moved = saved.rows_moved;
     report.revived = saved.revived;
     report.extra_bytes_peak = saved.extra_bytes_peak;
+    report.scanned_slots = saved.scanned_slots;
     report.in_flight = end_pending > 0 ? options.in_flight : 0;
     report.note = "resumed after launch " + std::to_string(report.launches);
   }
@@ -298,6 +299,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     c.rows_moved = report.rows_moved;
     c.revived = report.revived;
     c.extra_bytes_peak = report.extra_bytes_peak;
+    c.scanned_slots = report.scanned_slots;
     c.span = span;
     c.slots = rows.count;
     c.next_pending = next_pending;

@@ -206,7 +206,7 @@ inline std::string json_number(double x) {
 inline std::string machine_json(const Results& r) {
   const CacheSizes& c = host_caches();
   std::ostringstream out;
-  out << "{\"execution_space\": " << json_string(r.execution_space) << ", \"concurrency\": "
+  out << "{\"execution_space\": " << json_string(r.execution_space) << ", \"ranks\": " << r.ranks << ", \"concurrency\": "
       << Kokkos::DefaultExecutionSpace().concurrency() << ", \"kokkos_version\": "
       << json_string(std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
                      std::to_string(KOKKOS_VERSION % 100))

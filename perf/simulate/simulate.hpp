@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +31,23 @@ inline constexpr double dt = 1e-3;
 inline constexpr std::int64_t max_steps = 1000000;
 inline constexpr std::int64_t uniform_steps = 100;  ///< every sample of a uniform oscillator batch
 inline constexpr std::int64_t lorenz_steps = 1000;  ///< every sample of the Lorenz peer batch
+
+/// What simulate needs from a job of several processes (MPI in main.cpp); the default is one
+/// process. Every rank runs its contiguous part of each batch; times are the slowest rank's.
+struct Collective {
+  int rank = 0;
+  int ranks = 1;
+  std::function<void()> barrier = [] {};
+  std::function<double(double)> max = [](double x) { return x; };
+  std::function<double(double)> sum = [](double x) { return x; };
+  /// Rank 0's decision, on every rank.
+  std::function<bool(bool)> agree = [](bool x) { return x; };
+  /// Every rank's launches by K, summed, on every rank.
+  std::function<std::map<int, std::int64_t>(const std::map<int, std::int64_t>&)> sum_counts =
+      [](const std::map<int, std::int64_t>& m) { return m; };
+  /// Every rank's part of a plane, in the global order, on every rank.
+  std::function<std::vector<double>(const std::vector<double>&)> gather = [](const std::vector<double>& v) { return v; };
+};
 
 /// Each sample's length in steps: uniform batches all the same, spread ones from 1 to the spread,
 /// log-uniform (kernels/spread_batches.hpp, seed 11).
@@ -44,16 +62,18 @@ template <class Space>
 struct Batch {
   using Plane = Kokkos::View<double*, typename Space::memory_space>;
 
-  explicit Batch(const BatchSpec& s) : spec(s), done("done", s.n) {
+  /// The part [part.begin, part.end) of the batch `s` (all of it by default).
+  explicit Batch(const BatchSpec& s, const Partition& part_) : spec(s), part(part_), done("done", part_.size()) {
     const std::vector<double> lengths = lengths_of(s);
-    const auto n = static_cast<std::size_t>(s.n);
+    const auto n = static_cast<std::size_t>(part.size());
     sample_steps = 0;
-    for (double l : lengths) sample_steps += l;
     std::vector<double> sweep(n), ends(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      sweep[i] = s.model == Model::lorenz ? 20.0 + static_cast<double>(i % 1000) / 50.0
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t i = j + static_cast<std::size_t>(part.begin);  // the global sample
+      sweep[j] = s.model == Model::lorenz ? 20.0 + static_cast<double>(i % 1000) / 50.0
                                           : 1.0 + 2.0 * static_cast<double>(i % 1000) / 999.0;
-      ends[i] = (lengths[i] - 0.5) * dt;
+      ends[j] = (lengths[i] - 0.5) * dt;
+      sample_steps += lengths[i];
     }
     initial = s.model == Model::lorenz
                   ? std::vector<std::vector<double>>{std::vector<double>(n, 1.0), std::vector<double>(n, 1.0),
@@ -75,12 +95,14 @@ struct Batch {
     Kokkos::fence();
   }
 
-  /// CRC-32 of the state planes' bytes: equal for runs with bit-identical per-sample results.
-  std::uint32_t checksum() const {
+  /// CRC-32 of the whole batch's state planes, gathered in the global sample order: equal for runs
+  /// with bit-identical per-sample results, whatever the ranks.
+  std::uint32_t checksum(const Collective& job) const {
     std::uint32_t crc = 0;
     for (const Plane& p : state) {
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
-      crc = crc32(reinterpret_cast<const unsigned char*>(host.data()), host.extent(0) * sizeof(double), crc);
+      const std::vector<double> all = job.gather(std::vector<double>(host.data(), host.data() + host.extent(0)));
+      crc = crc32(reinterpret_cast<const unsigned char*>(all.data()), all.size() * sizeof(double), crc);
     }
     return crc;
   }
@@ -94,7 +116,8 @@ struct Batch {
   }
 
   BatchSpec spec;
-  double sample_steps = 0;
+  Partition part;
+  double sample_steps = 0;  ///< of this part
   std::vector<std::vector<double>> initial;
   std::vector<Plane> state;
   std::vector<Plane> inputs;  ///< the sweep (omega or rho), then each sample's end time
@@ -153,13 +176,15 @@ Report run_eagle_arm(const std::string& arm, const Batch<Space>& b, const Model&
 
 }  // namespace detail
 
-/// Runs `arm` once on `b` (reset first); the caller checked why_not.
+/// Runs `arm` once on `b` (reset first; every rank its part, started together); the caller
+/// checked why_not. Times are the slowest rank's, work summed, launches the most any rank made.
 template <class Space>
-ArmRun run_arm(const std::string& arm, const Batch<Space>& b) {
+ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& job = {}) {
   b.reset();
   ArmRun r;
+  job.barrier();
   Kokkos::Timer timer;
-  const auto n = static_cast<double>(b.spec.n);
+  const auto n = static_cast<double>(b.part.size());
   if (arm == "naive") {
     const auto& s = b.state;
     const std::int64_t steps = perf::naive_oscillator(Space(), s[0], s[1], s[2], typename Batch<Space>::Plane::const_type(b.inputs[0]),
@@ -176,7 +201,7 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b) {
   } else if (arm == "odeint") {
 #if defined(EAGLE_SIMULATE_HAS_ODEINT)
     if constexpr (std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
-      const auto count = static_cast<std::size_t>(b.spec.n);
+      const auto count = static_cast<std::size_t>(b.part.size());
       std::vector<double> xyz(3 * count);
       std::vector<double> rho(b.inputs[0].data(), b.inputs[0].data() + count);
       for (std::size_t i = 0; i < count; ++i) {
@@ -201,7 +226,11 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b) {
                   static_cast<double>(rep.lane_steps), static_cast<double>(rep.scanned_slots)};
     r.launches_by_k = rep.launches_by_k;
   }
-  r.checksum = b.checksum();
+  r.seconds = job.max(r.seconds);
+  r.features = {job.max(r.features.launches), job.sum(r.features.sample_steps), job.sum(r.features.lane_steps),
+                job.sum(r.features.scanned_slots)};
+  r.launches_by_k = job.sum_counts(r.launches_by_k);
+  r.checksum = b.checksum(job);
   return r;
 }
 
@@ -228,6 +257,7 @@ struct Results {
   double budget_seconds = 0;
   double elapsed_seconds = 0;
   std::string execution_space;
+  int ranks = 1;  ///< processes that shared every batch
 
   /// The measured cell with the smallest median for batch b, or nullptr.
   const Cell* fastest(std::size_t b) const {
@@ -242,11 +272,12 @@ struct Results {
 /// Runs every (batch, arm) once, smallest batches first, then repeats them while the budget lasts,
 /// up to max_repetitions each; `progress` (may be null) gets a line per run.
 template <class Space>
-Results measure(const Options& o, std::FILE* progress) {
+Results measure(const Options& o, std::FILE* progress, const Collective& job = {}) {
   Results res;
   res.batches = o.batches;
   res.budget_seconds = o.budget_seconds;
   res.execution_space = Space::name();
+  res.ranks = job.ranks;
   std::vector<std::size_t> order(o.batches.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return o.batches[a].n < o.batches[b].n; });
@@ -266,9 +297,9 @@ Results measure(const Options& o, std::FILE* progress) {
   // start-up, the compaction rule measuring its constants) stay out of the measurements.
   for (Model model : {Model::oscillator, Model::lorenz}) {
     const BatchSpec warm{model, 512, model == Model::lorenz ? 1 : 1000};
-    const Batch<Space> batch(warm);
+    const Batch<Space> batch(warm, Partition::balanced(job.rank, job.ranks, warm.n));
     for (const std::string& arm : o.arms) {
-      if (why_not<Space>(arm, warm).empty()) run_arm(arm, batch);
+      if (why_not<Space>(arm, warm).empty()) run_arm(arm, batch, job);
     }
   }
 
@@ -280,17 +311,21 @@ Results measure(const Options& o, std::FILE* progress) {
     for (Cell& c : res.cells) {
       if (!c.skipped.empty() || static_cast<int>(c.seconds.size()) != pass) continue;
       const double left = o.budget_seconds - clock.seconds();
-      // The first pass runs while any budget is left; later ones only runs that fit in what is left.
-      if (left <= 0 || (pass > 0 && c.median() > left)) continue;
+      // The first pass runs while any budget is left; later ones only runs that fit in what is
+      // left. Rank 0's clock decides for every rank.
+      if (!job.agree(!(left <= 0 || (pass > 0 && c.median() > left)))) continue;
       auto it = batches.find(c.batch);
-      if (it == batches.end()) it = batches.emplace(c.batch, Batch<Space>(o.batches[c.batch])).first;
-      if (progress != nullptr) {
+      if (it == batches.end()) {
+        const BatchSpec& spec = o.batches[c.batch];
+        it = batches.emplace(c.batch, Batch<Space>(spec, Partition::balanced(job.rank, job.ranks, spec.n))).first;
+      }
+      if (progress != nullptr && job.rank == 0) {
         std::fprintf(progress, "[run %zu, pass %d] %-22s %-15s (%zu arm-batch pairs, %.1f s of %.0f s left)\n",
                      ++done_runs, pass + 1, o.batches[c.batch].name().c_str(), c.arm.c_str(), runnable, left,
                      o.budget_seconds);
         std::fflush(progress);
       }
-      c.last = run_arm(c.arm, it->second);
+      c.last = run_arm(c.arm, it->second, job);
       c.seconds.push_back(c.last.seconds);
       ran = true;
     }

@@ -26,6 +26,19 @@ struct Partition {
     }
   }
   std::int64_t size() const { return end - begin; }
+
+  /// Part `rank` of `ranks` contiguous parts of a batch of `total` samples, balanced: the first
+  /// total % ranks parts hold one sample more. A part may be empty.
+  static Partition balanced(std::int64_t rank, std::int64_t ranks, std::int64_t total) {
+    if (ranks <= 0 || rank < 0 || rank >= ranks || total < 0) {
+      throw std::invalid_argument("eagle::Partition::balanced: need 0 <= rank < ranks and total >= 0, got rank " +
+                                  std::to_string(rank) + ", ranks " + std::to_string(ranks) + ", total " +
+                                  std::to_string(total));
+    }
+    const std::int64_t base = total / ranks, extra = total % ranks;
+    const std::int64_t begin = rank * base + std::min(rank, extra);
+    return Partition(begin, begin + base + (rank < extra ? 1 : 0), total);
+  }
 };
 
 /// Per-core data cache sizes in bytes (0: unknown) and where they came from.

@@ -28,6 +28,7 @@ Checkpoint small() {
   c.active = 1;
   c.compaction_actions = {{"map", 1}, {"none", 1}};
   c.rows_moved = 2;
+  c.scanned_slots = 6;
   c.span = 3;
   c.slots = 1;
   c.state_planes = {std::vector<unsigned char>(24, 7), std::vector<unsigned char>(24, 9)};
@@ -73,6 +74,7 @@ TEST(CheckpointFormat, RoundTripKeepsEveryField) {
   EXPECT_EQ(d.active, c.active);
   EXPECT_EQ(d.compaction_actions, c.compaction_actions);
   EXPECT_EQ(d.rows_moved, c.rows_moved);
+  EXPECT_EQ(d.scanned_slots, c.scanned_slots);
   EXPECT_EQ(d.span, c.span);
   EXPECT_EQ(d.slots, c.slots);
   EXPECT_EQ(d.state_planes, c.state_planes);

@@ -104,5 +104,24 @@ TEST(HostTile, TileCountOnThisHostCoversTheBatch) {
   EXPECT_EQ(tile_count(Partition(5, 6, 10), 24), 1);
 }
 
+TEST(Partition, BalancedPartsCoverTheBatchInOrder) {
+  for (std::int64_t total : {0, 1, 2, 7, 100, 1001}) {
+    for (std::int64_t ranks : {1, 2, 3, 8}) {
+      std::int64_t next = 0;
+      for (std::int64_t r = 0; r < ranks; ++r) {
+        const Partition p = Partition::balanced(r, ranks, total);
+        EXPECT_EQ(p.begin, next);
+        EXPECT_EQ(p.total, total);
+        EXPECT_TRUE(p.size() == total / ranks || p.size() == total / ranks + 1);
+        EXPECT_EQ(p.size(), total / ranks + (r < total % ranks ? 1 : 0));
+        next = p.end;
+      }
+      EXPECT_EQ(next, total);
+    }
+  }
+  EXPECT_EQ(Partition::balanced(2, 3, 2).size(), 0);  // a rank with nothing to do
+  EXPECT_THROW(Partition::balanced(3, 3, 10), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace eagle
