@@ -102,26 +102,21 @@ std::map<Key, std::int64_t> sum_maps(MPI_Comm comm, const std::map<Key, std::int
 /// their global index (`index_offset` shifts the local ones). Collective over `comm`.
 inline Report reduce(MPI_Comm comm, const Report& local, std::int64_t index_offset) {
   Report g = local;
-  std::int64_t sums[] = {local.samples,   local.finished,      local.unfinished,      local.failed,
-                         local.sample_steps, local.lane_steps, local.scanned_slots, local.rows_moved,
-                         local.revived,   local.checkpoints_written};
-  std::int64_t maxes[] = {local.launches, local.steps, local.longest_sample_steps};
-  check(MPI_Allreduce(MPI_IN_PLACE, sums, 10, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
-  check(MPI_Allreduce(MPI_IN_PLACE, maxes, 3, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+  std::int64_t Report::*const summed[] = {&Report::samples,      &Report::finished,      &Report::unfinished,
+                                          &Report::failed,       &Report::sample_steps,  &Report::lane_steps,
+                                          &Report::scanned_slots, &Report::rows_moved,   &Report::revived,
+                                          &Report::checkpoints_written};
+  std::int64_t Report::*const maxed[] = {&Report::launches, &Report::steps, &Report::longest_sample_steps};
+  const auto combine = [&](auto& fields, MPI_Op op) {
+    constexpr int count = static_cast<int>(sizeof(fields) / sizeof(fields[0]));
+    std::int64_t values[count];
+    for (int i = 0; i < count; ++i) values[i] = local.*fields[i];
+    check(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, op, comm), "MPI_Allreduce");
+    for (int i = 0; i < count; ++i) g.*fields[i] = values[i];
+  };
+  combine(summed, MPI_SUM);
+  combine(maxed, MPI_MAX);
   check(MPI_Allreduce(MPI_IN_PLACE, &g.seconds, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-  g.samples = sums[0];
-  g.finished = sums[1];
-  g.unfinished = sums[2];
-  g.failed = sums[3];
-  g.sample_steps = sums[4];
-  g.lane_steps = sums[5];
-  g.scanned_slots = sums[6];
-  g.rows_moved = sums[7];
-  g.revived = sums[8];
-  g.checkpoints_written = sums[9];
-  g.launches = maxes[0];
-  g.steps = maxes[1];
-  g.longest_sample_steps = maxes[2];
   g.exact_steps = g.longest_sample_steps == g.steps;
   g.capped = g.unfinished > 0;
   g.launches_by_k = {};
