@@ -40,7 +40,7 @@ inline std::vector<std::vector<std::uint64_t>> bits(const std::vector<std::vecto
   std::vector<std::vector<std::uint64_t>> out;
   for (const auto& p : planes) {
     out.emplace_back(p.size());
-    std::memcpy(out.back().data(), p.data(), p.size() * sizeof(double));
+    if (!p.empty()) std::memcpy(out.back().data(), p.data(), p.size() * sizeof(double));
   }
   return out;
 }
