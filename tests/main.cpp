@@ -1,6 +1,6 @@
 // GoogleTest main for tests that need Kokkos: initialise it once around all tests.
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
 
 int main(int argc, char* argv[]) {
   ::testing::InitGoogleTest(&argc, argv);

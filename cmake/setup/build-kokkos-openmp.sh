@@ -4,7 +4,7 @@
 # the deb-src line lives in a private sources list that points at the system's own mirror.
 # With the argument `debug`, a second install with Kokkos' debug mode and View bounds checks.
 # Prints nothing but the install prefix on stdout (progress goes to stderr).
-set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 variant=${1:-release}
 case $variant in
@@ -22,31 +22,31 @@ apt_dir=$cache/apt
 src_dir=$cache/src
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$src_dir"
 
-sources=/etc/apt/sources.list.d/debian.sources
-uri=$(sed -n 's/^URIs: *//p' "$sources" 2>/dev/null | head -n1 | awk '{print $1}')
-if [[ -z $uri ]]; then
-  uri=$(awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) {print $i; exit}}' /etc/apt/sources.list)
-fi
-[[ -n $uri ]] || { log "cannot find the system's Debian mirror in /etc/apt"; exit 1; }
+eagle_doing "reading the Debian mirror from /etc/apt" "add a Debian mirror to /etc/apt/sources.list or sources.list.d/*.sources"
+uri=$(eagle_debian_mirror)
+[[ -n $uri ]] || { echo "eagle setup: no Debian mirror in /etc/apt/sources.list nor /etc/apt/sources.list.d; add one" >&2; exit 1; }
 echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri bookworm main" > "$apt_dir/sources.list"
 apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
           -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache")
 
 tarball=$(ls "$apt_dir"/trilinos_*.orig.tar.* 2>/dev/null | head -n1 || true)
 if [[ -z $tarball ]]; then
-  log "downloading Debian's trilinos source package"
+  log "downloading Debian's trilinos source package from $uri"
+  eagle_doing "downloading Debian's trilinos source package from $uri" "check that this machine reaches $uri (bookworm's deb-src)"
   apt-get "${apt_opts[@]}" -qq update >&2
   (cd "$apt_dir" && apt-get "${apt_opts[@]}" -qq source --download-only trilinos >&2)
   tarball=$(ls "$apt_dir"/trilinos_*.orig.tar.* | head -n1)
 fi
 
 if [[ ! -d $src_dir/kokkos || ! -d $src_dir/kokkos-kernels ]]; then
+  eagle_doing "extracting Kokkos from $tarball" "delete $apt_dir and rerun to download it again"
   log "extracting packages/kokkos and packages/kokkos-kernels"
   rm -rf "$src_dir"/*
   tar xf "$tarball" -C "$src_dir" --strip-components=2 --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
 fi
 
 jobs=$(nproc)
+eagle_doing "building Kokkos into $prefix" "see the compiler output above; delete $cache to start over"
 log "building Kokkos (Serial+OpenMP, $variant) into $prefix"
 rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels" "$prefix"
 cmake -S "$src_dir/kokkos" -B "$cache/build-kokkos" "${kokkos_debug[@]}" \
@@ -55,6 +55,7 @@ cmake -S "$src_dir/kokkos" -B "$cache/build-kokkos" "${kokkos_debug[@]}" \
 cmake --build "$cache/build-kokkos" -j "$jobs" >&2
 cmake --install "$cache/build-kokkos" >&2
 
+eagle_doing "building Kokkos Kernels into $prefix" "see the compiler output above; delete $cache to start over"
 log "building Kokkos Kernels (no explicit instantiation) into $prefix"
 cmake -S "$src_dir/kokkos-kernels" -B "$cache/build-kokkos-kernels" "${kokkos_debug[@]}" \
   -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \

@@ -7,18 +7,18 @@
 // order, which the mark checks; every count is checked against the bytes left before anything
 // is allocated, so a corrupt file is refused, never trusted.
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <unistd.h>
 #include <vector>
 
 namespace eagle {
@@ -30,9 +30,9 @@ struct CheckpointError : std::runtime_error {
 
 /// When and where run_until_done writes checkpoints (RunOptions::checkpoint).
 struct CheckpointSettings {
-  std::string path;                ///< empty: no checkpoints; the previous one is kept as path + ".prev"
-  std::int64_t every_launches = 0; ///< write after every this many launches (0: not by count)
-  double every_seconds = 0.0;      ///< write once this many seconds passed since the last (0: not by time)
+  std::string path;                 ///< empty: no checkpoints; the previous one is kept as path + ".prev"
+  std::int64_t every_launches = 0;  ///< write after every this many launches (0: not by count)
+  double every_seconds = 0.0;       ///< write once this many seconds passed since the last (0: not by time)
 };
 
 /// A run between two launches: enough to continue it bit for bit.
@@ -183,8 +183,8 @@ inline std::vector<unsigned char> encode_checkpoint(const Checkpoint& c) {
     payload.put_string(action);
     payload.put(count);
   }
-  for (std::int64_t x : {c.rows_moved, c.revived, c.extra_bytes_peak, c.scanned_slots, c.span, c.slots,
-                         c.next_pending, c.end_pending, c.in_flight}) {
+  for (std::int64_t x : {c.rows_moved, c.revived, c.extra_bytes_peak, c.scanned_slots, c.span, c.slots, c.next_pending,
+                         c.end_pending, c.in_flight}) {
     payload.put(x);
   }
   for (const auto& plane : c.state_planes) payload.put_vector(plane);
@@ -242,7 +242,8 @@ inline Checkpoint decode_checkpoint(const unsigned char* data, std::size_t size)
   c.loop_nest = in.get_string("loop nest");
   c.inputs_crc = in.get<std::uint32_t>("inputs crc");
   const auto launches = in.get<std::uint64_t>("history");
-  if (launches > in.left() / (3 * sizeof(std::int64_t))) throw CheckpointError("checkpoint history longer than the file");
+  if (launches > in.left() / (3 * sizeof(std::int64_t)))
+    throw CheckpointError("checkpoint history longer than the file");
   c.history.resize(static_cast<std::size_t>(launches));
   for (auto& h : c.history) {
     for (auto& x : h) x = in.get<std::int64_t>("history");
@@ -261,21 +262,22 @@ inline Checkpoint decode_checkpoint(const unsigned char* data, std::size_t size)
   check_length(c.samples >= 0 && c.state_count > 0 && c.state_count <= 1024 && c.input_count >= 0 &&
                    c.scalar_bytes > 0 && c.scalar_bytes <= 64,
                "shape", c.samples);
-  for (std::int32_t f = 0; f < c.state_count; ++f) c.state_planes.push_back(in.get_vector<unsigned char>("state plane"));
+  for (std::int32_t f = 0; f < c.state_count; ++f)
+    c.state_planes.push_back(in.get_vector<unsigned char>("state plane"));
   c.terminated = in.get_vector<unsigned char>("terminated");
   c.status = in.get_vector<std::uint8_t>("status");
   c.steps_taken = in.get_vector<std::int64_t>("steps taken");
   c.origin = in.get_vector<std::int32_t>("origin");
   c.map = in.get_vector<std::int32_t>("map");
-  if (in.left() != 0) throw CheckpointError("checkpoint has " + std::to_string(in.left()) + " bytes after its last field");
+  if (in.left() != 0)
+    throw CheckpointError("checkpoint has " + std::to_string(in.left()) + " bytes after its last field");
 
   const auto n = static_cast<std::uint64_t>(c.samples);
   for (const auto& plane : c.state_planes) check_length(plane.size() == n * c.scalar_bytes, "state plane", c.samples);
-  check_length(c.terminated.size() == n && c.status.size() == n && c.steps_taken.size() == n, "bookkeeping",
-               c.samples);
+  check_length(c.terminated.size() == n && c.status.size() == n && c.steps_taken.size() == n, "bookkeeping", c.samples);
   check_length(c.origin.empty() || c.origin.size() == n, "origin", c.samples);
-  check_length(0 <= c.slots && c.slots <= c.samples && 0 <= c.span && c.span <= c.samples &&
-                   0 <= c.next_pending && c.next_pending <= c.end_pending && c.end_pending <= c.samples &&
+  check_length(0 <= c.slots && c.slots <= c.samples && 0 <= c.span && c.span <= c.samples && 0 <= c.next_pending &&
+                   c.next_pending <= c.end_pending && c.end_pending <= c.samples &&
                    (c.map.empty() || static_cast<std::int64_t>(c.map.size()) == c.slots),
                "rows", c.samples);
   for (std::int32_t r : c.origin) check_length(r >= 0 && r < c.samples, "origin", c.samples);

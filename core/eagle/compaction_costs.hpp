@@ -77,9 +77,8 @@ CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& 
   const RowPlanes<T, NS, Mem> planes{probe.state, book, identity_rows<ExecSpace, Mem>(exec, large)};
   const auto evens = rows_where(exec, book, 0, large, false, large / 2, 1);
   const auto odds = rows_where(exec, book, 0, large, true, large / 2, 1);
-  const double per_pair = slope(exec, small / 2, large / 2, [&](std::int64_t pairs) {
-    swap_rows(exec, planes, evens, odds, pairs);
-  });
+  const double per_pair =
+      slope(exec, small / 2, large / 2, [&](std::int64_t pairs) { swap_rows(exec, planes, evens, odds, pairs); });
   c.move_per_byte = per_pair / (2.0 * static_cast<double>(RowPlanes<T, NS, Mem>::bytes_per_row));
 
   std::ostringstream source;

@@ -15,3 +15,4 @@
 #include <eagle/run.hpp>
 #include <eagle/status.hpp>
 #include <eagle/steps.hpp>
+#include <eagle/version.hpp>

@@ -55,8 +55,7 @@ Fields<const T, N, Mem> input_fields(const Given& given) {
     static_assert(N == 0, "eagle: this model declares per-sample inputs; pass eagle::inputs(...)");
     return {};
   } else {
-    static_assert(Given::count == N,
-                  "eagle: eagle::inputs(...) must pass exactly Model::input_count planes");
+    static_assert(Given::count == N, "eagle: eagle::inputs(...) must pass exactly Model::input_count planes");
     static_assert(std::is_same<typename Given::value_type, const T>::value,
                   "eagle: input planes must hold the model's scalar_type");
     static_assert(std::is_same<typename Given::memory_space, Mem>::value,
@@ -71,10 +70,9 @@ void check_extents(const char* function, const char* what, const F& fields, std:
   for (int f = 0; f < F::count; ++f) {
     const auto extent = static_cast<std::int64_t>(fields.planes[f].extent(0));
     if (extent != n) {
-      throw std::invalid_argument(std::string(function) + ": " + what + " plane " + std::to_string(f) +
-                                  " ('" + fields.planes[f].label() + "') has " + std::to_string(extent) +
-                                  " samples, expected " + std::to_string(n) +
-                                  " like the first state plane");
+      throw std::invalid_argument(std::string(function) + ": " + what + " plane " + std::to_string(f) + " ('" +
+                                  fields.planes[f].label() + "') has " + std::to_string(extent) +
+                                  " samples, expected " + std::to_string(n) + " like the first state plane");
     }
   }
 }

@@ -36,8 +36,7 @@ struct ModelTraits {
   static constexpr int state_count = static_cast<int>(Model::state_count);
   static constexpr int input_count = static_cast<int>(Model::input_count);
 
-  static_assert(std::is_floating_point<scalar_type>::value,
-                "eagle: Model::scalar_type must be a floating-point type");
+  static_assert(std::is_floating_point<scalar_type>::value, "eagle: Model::scalar_type must be a floating-point type");
   static_assert(state_count > 0, "eagle: a model needs at least one state field");
   static_assert(input_count >= 0, "eagle: Model::input_count cannot be negative");
   static_assert(std::is_trivially_copyable<Model>::value,

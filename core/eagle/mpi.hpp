@@ -88,8 +88,10 @@ std::map<Key, std::int64_t> sum_maps(MPI_Comm comm, const std::map<Key, std::int
     const std::size_t tab = line.find('\t');
     std::istringstream key_text(line.substr(0, tab));
     Key key{};
-    if constexpr (std::is_same<Key, std::string>::value) key = line.substr(0, tab);
-    else key_text >> key;
+    if constexpr (std::is_same<Key, std::string>::value)
+      key = line.substr(0, tab);
+    else
+      key_text >> key;
     sum[key] += std::stoll(line.substr(tab + 1));
   }
   return sum;
@@ -102,10 +104,9 @@ std::map<Key, std::int64_t> sum_maps(MPI_Comm comm, const std::map<Key, std::int
 /// their global index (`index_offset` shifts the local ones). Collective over `comm`.
 inline Report reduce(MPI_Comm comm, const Report& local, std::int64_t index_offset) {
   Report g = local;
-  std::int64_t Report::*const summed[] = {&Report::samples,      &Report::finished,      &Report::unfinished,
-                                          &Report::failed,       &Report::sample_steps,  &Report::lane_steps,
-                                          &Report::scanned_slots, &Report::rows_moved,   &Report::revived,
-                                          &Report::checkpoints_written};
+  std::int64_t Report::*const summed[] = {
+      &Report::samples,    &Report::finished,      &Report::unfinished, &Report::failed,  &Report::sample_steps,
+      &Report::lane_steps, &Report::scanned_slots, &Report::rows_moved, &Report::revived, &Report::checkpoints_written};
   std::int64_t Report::*const maxed[] = {&Report::launches, &Report::steps, &Report::longest_sample_steps};
   const auto combine = [&](auto& fields, MPI_Op op) {
     constexpr int count = static_cast<int>(sizeof(fields) / sizeof(fields[0]));
@@ -120,11 +121,13 @@ inline Report reduce(MPI_Comm comm, const Report& local, std::int64_t index_offs
   g.exact_steps = g.longest_sample_steps == g.steps;
   g.capped = g.unfinished > 0;
   g.launches_by_k = {};
-  for (const auto& [k, count] : detail::sum_maps(comm, std::map<int, std::int64_t>(local.launches_by_k.begin(), local.launches_by_k.end()))) {
+  for (const auto& [k, count] :
+       detail::sum_maps(comm, std::map<int, std::int64_t>(local.launches_by_k.begin(), local.launches_by_k.end()))) {
     g.launches_by_k[k] = count;
   }
   g.failures = {};
-  for (const auto& [code, count] : detail::sum_maps(comm, std::map<int, std::int64_t>(local.failures.begin(), local.failures.end()))) {
+  for (const auto& [code, count] :
+       detail::sum_maps(comm, std::map<int, std::int64_t>(local.failures.begin(), local.failures.end()))) {
     g.failures[code] = count;
   }
   g.compaction_actions = detail::sum_maps(comm, local.compaction_actions);
@@ -163,13 +166,16 @@ Reports run_until_done(MPI_Comm comm, const Partition& part, const ExecSpace& ex
 /// one process (samples are independent). Host memory planes only (MPI reads them directly).
 template <class ExecSpace, class Model, class T, int NS, int NI>
 Reports run_balanced(MPI_Comm comm, const Partition& part, const ExecSpace& exec, const Deployed<Model>& deployed,
-                     const Fields<T, NS, Kokkos::HostSpace>& state, const Fields<const T, NI, Kokkos::HostSpace>& inputs,
-                     std::int64_t max_steps, std::int64_t chunk, const RunOptions& options = {}) {
+                     const Fields<T, NS, Kokkos::HostSpace>& state,
+                     const Fields<const T, NI, Kokkos::HostSpace>& inputs, std::int64_t max_steps, std::int64_t chunk,
+                     const RunOptions& options = {}) {
   static_assert(std::is_trivially_copyable<T>::value, "eagle::mpi::run_balanced: planes of plain numbers only");
-  if (chunk <= 0) throw std::invalid_argument("eagle::mpi::run_balanced: chunk must be positive, got " + std::to_string(chunk));
+  if (chunk <= 0)
+    throw std::invalid_argument("eagle::mpi::run_balanced: chunk must be positive, got " + std::to_string(chunk));
   if (!options.checkpoint.path.empty() || !options.resume_from.empty()) {
-    throw std::invalid_argument("eagle::mpi::run_balanced: checkpoints are per call, and chunks move between ranks: "
-                                "use eagle::mpi::run_until_done to checkpoint");
+    throw std::invalid_argument(
+        "eagle::mpi::run_balanced: checkpoints are per call, and chunks move between ranks: "
+        "use eagle::mpi::run_until_done to checkpoint");
   }
   if (static_cast<std::int64_t>(state.planes[0].extent(0)) != part.size()) {
     throw std::invalid_argument("eagle::mpi::run_balanced: this rank's planes hold " +

@@ -29,7 +29,9 @@ inline constexpr std::size_t native_vector_bytes = 0;
 
 /// Lanes of T in one native vector; 1 where eagle knows no vector type for this compiler/target.
 template <class T>
-inline constexpr int pack_width = native_vector_bytes >= 2 * sizeof(T) ? static_cast<int>(native_vector_bytes / sizeof(T)) : 1;
+inline constexpr int pack_width = native_vector_bytes >= 2 * sizeof(T)
+                                      ? static_cast<int>(native_vector_bytes / sizeof(T))
+                                      : 1;
 
 /// pack_width<T> values of T (defined where the target has vectors).
 template <class T>
@@ -138,7 +140,8 @@ Pack<T> select(PackMask<T> mask, Pack<T> a, Pack<T> b) {
 #else
   using Bits = typename NativeVector<T>::mask;
   using Vector = typename NativeVector<T>::type;
-  return Pack<T>(reinterpret_cast<Vector>((reinterpret_cast<Bits>(a.v) & mask.m) | (reinterpret_cast<Bits>(b.v) & ~mask.m)));
+  return Pack<T>(
+      reinterpret_cast<Vector>((reinterpret_cast<Bits>(a.v) & mask.m) | (reinterpret_cast<Bits>(b.v) & ~mask.m)));
 #endif
 }
 

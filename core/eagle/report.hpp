@@ -17,10 +17,10 @@ struct Report {
   std::string steps_setting;    ///< "k=16", "auto"
   std::string loop_nest;        ///< "per-sample" or "tile"
 
-  std::int64_t samples = 0;     ///< samples in the batch
-  std::int64_t finished = 0;    ///< samples the model terminated (or terminated on entry)
-  std::int64_t unfinished = 0;  ///< samples still running when the cap stopped the run
-  std::int64_t failed = 0;      ///< samples stopped by a failure (see status.hpp)
+  std::int64_t samples = 0;              ///< samples in the batch
+  std::int64_t finished = 0;             ///< samples the model terminated (or terminated on entry)
+  std::int64_t unfinished = 0;           ///< samples still running when the cap stopped the run
+  std::int64_t failed = 0;               ///< samples stopped by a failure (see status.hpp)
   std::map<int, std::int64_t> failures;  ///< failed samples by status code
   static constexpr std::size_t failures_named = 8;
   std::vector<std::pair<std::int64_t, int>> first_failures;  ///< (sample, code), the first few
@@ -35,7 +35,7 @@ struct Report {
   /// Lane-steps: each sample that starts a launch of K steps counted for K, as a GPU warp holds a
   /// finished lane until the launch ends; lane_steps - sample_steps is that masked work.
   std::int64_t lane_steps = 0;
-  bool capped = false;                    ///< the run stopped at max_steps with samples unfinished
+  bool capped = false;  ///< the run stopped at max_steps with samples unfinished
 
   /// Launch history by the number of steps each launch ran (the cut-short last launch under its
   /// own count).
@@ -50,12 +50,12 @@ struct Report {
   std::string compaction;
   std::map<std::string, std::int64_t> compaction_actions;
   std::map<std::string, std::string> compaction_why;
-  std::string compaction_costs;      ///< where the automatic rule's constants came from
-  std::int64_t rows_moved = 0;       ///< rows swapped by reorders (and revival)
-  std::int64_t scanned_slots = 0;    ///< slots the compaction scans went over
-  std::int64_t in_flight = 0;        ///< revival's window; 0: the whole batch was in flight
-  std::int64_t revived = 0;          ///< samples streamed into finished samples' slots
-  std::int64_t extra_bytes_peak = 0; ///< most bytes of maps and scratch held at once, beyond the planes
+  std::string compaction_costs;       ///< where the automatic rule's constants came from
+  std::int64_t rows_moved = 0;        ///< rows swapped by reorders (and revival)
+  std::int64_t scanned_slots = 0;     ///< slots the compaction scans went over
+  std::int64_t in_flight = 0;         ///< revival's window; 0: the whole batch was in flight
+  std::int64_t revived = 0;           ///< samples streamed into finished samples' slots
+  std::int64_t extra_bytes_peak = 0;  ///< most bytes of maps and scratch held at once, beyond the planes
 
   std::int64_t checkpoints_written = 0;  ///< checkpoints this call wrote
   std::string resumed_from;              ///< the checkpoint this call continued, if any

@@ -29,8 +29,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <vector>
 #include <type_traits>
+#include <vector>
 
 namespace eagle {
 namespace detail {
@@ -86,8 +86,10 @@ void summarise(const Bookkeeping<Mem>& book, Report& report) {
     report.longest_sample_steps = std::max(report.longest_sample_steps, taken(i));
     report.sample_steps += taken(i);
     const std::uint8_t code = codes(i);
-    if (code == status::running) ++report.unfinished;
-    else if (code == status::finished) ++report.finished;
+    if (code == status::running)
+      ++report.unfinished;
+    else if (code == status::finished)
+      ++report.finished;
     else {
       ++report.failed;
       ++report.failures[code];
@@ -220,11 +222,13 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
       terminated, Kokkos::View<std::uint8_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"), n),
       Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
   std::int64_t active = resuming ? saved.active : detail::initialise_status(exec, terminated, book.status);
-  if (n == 0) report.note = "no samples: no launch";
-  else if (active == 0) report.note = "every sample was already terminated: no launch";
+  if (n == 0)
+    report.note = "no samples: no launch";
+  else if (active == 0)
+    report.note = "every sample was already terminated: no launch";
 
-  const detail::Launcher<ExecSpace, Model, Mem> launch{exec, deployed.model, state, in, book, nest,
-                                                       tiles.lanes, max_steps};
+  const detail::Launcher<ExecSpace, Model, Mem> launch{exec, deployed.model, state,       in,
+                                                       book, nest,           tiles.lanes, max_steps};
   // Rows [0, span) hold every sample still to step; the launch visits `rows`; revival streams the
   // unstarted rows [next_pending, end_pending) into the window [0, in_flight).
   detail::Rows<Mem> rows{{}, {}, n};
@@ -326,12 +330,11 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
       return;
     }
     if (!compacting) return;
-    const std::int64_t launches_left =
-        end_pending > 0 ? max_steps : (max_steps - report.steps + last.k - 1) / last.k;
-    const CompactionCosts& costs = options.compaction == Compaction::automatic &&
-                                           options.compaction_costs.source == "unset"
-                                       ? compaction_costs(launch)
-                                       : options.compaction_costs;
+    const std::int64_t launches_left = end_pending > 0 ? max_steps : (max_steps - report.steps + last.k - 1) / last.k;
+    const CompactionCosts& costs =
+        options.compaction == Compaction::automatic && options.compaction_costs.source == "unset"
+            ? compaction_costs(launch)
+            : options.compaction_costs;
     report.compaction_costs = costs.source;
     const CompactionDecision decision = decide_compaction(
         {options.compaction, rows.count, last.active_after, detail::RowPlanes<T, NS, Mem>::bytes_per_row,
@@ -369,9 +372,12 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
       // With revival, samples start at different launches: each is capped on its own steps.
       const std::int64_t remaining = end_pending > 0 ? max_steps : max_steps - report.steps;
       std::int64_t k = 0;
-      if (deployed.steps.kind() == Steps::Kind::fixed) k = std::min<std::int64_t>(deployed.steps.k(), remaining);
-      else if (nest == LoopNest::tile) k = std::min(tile_steps_per_launch, remaining);
-      else k = options.auto_steps.next_k({history, rows.count, exec.concurrency(), max_steps - remaining, max_steps});
+      if (deployed.steps.kind() == Steps::Kind::fixed)
+        k = std::min<std::int64_t>(deployed.steps.k(), remaining);
+      else if (nest == LoopNest::tile)
+        k = std::min(tile_steps_per_launch, remaining);
+      else
+        k = options.auto_steps.next_k({history, rows.count, exec.concurrency(), max_steps - remaining, max_steps});
       if (nest == LoopNest::tile) k = std::min(k, launch.tile_step_limit);
 
       const std::int64_t waiting = end_pending - next_pending;

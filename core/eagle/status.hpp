@@ -33,9 +33,7 @@ class StepStatus {
 
 namespace detail {
 /// The status code of a step's result, whether the model returned a bool or a StepStatus.
-KOKKOS_INLINE_FUNCTION std::uint8_t outcome(bool terminated) {
-  return terminated ? status::finished : status::running;
-}
+KOKKOS_INLINE_FUNCTION std::uint8_t outcome(bool terminated) { return terminated ? status::finished : status::running; }
 KOKKOS_INLINE_FUNCTION std::uint8_t outcome(StepStatus s) { return s.code(); }
 }  // namespace detail
 

@@ -29,8 +29,8 @@ inline constexpr int hand_steps_in_registers = 32;
 /// Advances one block of hand_block samples until all terminate or max_steps; the end time is
 /// `t_end`, or each sample's own from `ends` when PerSampleEnd.
 template <bool PerSampleEnd>
-void hand_simd_block(double* x, double* v, double* t, const double* omega, double t_end, const double* ends,
-                     double dt, std::int64_t max_steps) {
+void hand_simd_block(double* x, double* v, double* t, const double* omega, double t_end, const double* ends, double dt,
+                     std::int64_t max_steps) {
   VecD xs[hand_vectors], vs[hand_vectors], ts[hand_vectors], ws[hand_vectors], es[PerSampleEnd ? hand_vectors : 1];
   MaskD done[hand_vectors];
   for (int j = 0; j < hand_vectors; ++j) {
@@ -53,8 +53,10 @@ void hand_simd_block(double* x, double* v, double* t, const double* omega, doubl
         xs[j] = done[j] ? xs[j] : nx;
         vs[j] = done[j] ? vs[j] : nv;
         ts[j] = done[j] ? ts[j] : nt;
-        if constexpr (PerSampleEnd) done[j] |= nt >= es[j];
-        else done[j] |= nt >= t_end;
+        if constexpr (PerSampleEnd)
+          done[j] |= nt >= es[j];
+        else
+          done[j] |= nt >= t_end;
       }
     }
     MaskD all = done[0];
@@ -89,8 +91,8 @@ inline void hand_simd_oscillator(const Kokkos::View<double*, Kokkos::HostSpace>&
       [=](const std::int64_t b) {
         const std::int64_t o = b * hand_block;
         if (per_sample) {
-          hand_simd_block<true>(x.data() + o, v.data() + o, t.data() + o, omega.data() + o, t_end, ends.data() + o,
-                                dt, max_steps);
+          hand_simd_block<true>(x.data() + o, v.data() + o, t.data() + o, omega.data() + o, t_end, ends.data() + o, dt,
+                                max_steps);
         } else {
           hand_simd_block<false>(x.data() + o, v.data() + o, t.data() + o, omega.data() + o, t_end, nullptr, dt,
                                  max_steps);

@@ -32,8 +32,8 @@ std::int64_t naive_oscillator(const Space& exec, const Kokkos::View<double*, typ
           done(i) = t(i) >= t_end(i);
         });
     Kokkos::parallel_reduce(
-        "baseline::naive_count", range, KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += done(i) ? 0 : 1; },
-        running);
+        "baseline::naive_count", range,
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += done(i) ? 0 : 1; }, running);
     ++steps;
   }
   return steps;

@@ -6,9 +6,9 @@
 // schedule(runtime), and libgomp's default runtime schedule is dynamic,1 (one index per grab), so
 // the schedule is set to static here, as a user tuning odeint would.
 
+#include <omp.h>
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/odeint/external/openmp/openmp.hpp>
-#include <omp.h>
 
 #include <cstdint>
 #include <vector>

@@ -3,8 +3,8 @@
 
 #include <eagle/host_caches.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -30,9 +30,11 @@ inline void add_context() {
                                                     std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
                                                     std::to_string(KOKKOS_VERSION % 100));
   benchmark::AddCustomContext("kokkos_host_space", Kokkos::DefaultHostExecutionSpace::name());
-  benchmark::AddCustomContext("kokkos_host_concurrency", std::to_string(Kokkos::DefaultHostExecutionSpace().concurrency()));
+  benchmark::AddCustomContext("kokkos_host_concurrency",
+                              std::to_string(Kokkos::DefaultHostExecutionSpace().concurrency()));
   benchmark::AddCustomContext("hwloc_caches_per_core", c.source + ": L1d " + std::to_string(c.l1d) + " B, L2 " +
-                                                           std::to_string(c.l2) + " B, L3 " + std::to_string(c.l3) + " B");
+                                                           std::to_string(c.l2) + " B, L3 " + std::to_string(c.l3) +
+                                                           " B");
   benchmark::AddCustomContext("compiler", __VERSION__);
   benchmark::AddCustomContext("compile_flags", EAGLE_PERF_FLAGS);
 }
@@ -44,8 +46,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       const std::pair<std::string, std::string> key{run.run_name.function_name, run.run_name.args};
-      if (run.run_type == Run::RT_Iteration) times_[key].push_back(run.GetAdjustedRealTime());
-      else if (run.aggregate_name == "median") medians_[key] = run.GetAdjustedRealTime();
+      if (run.run_type == Run::RT_Iteration)
+        times_[key].push_back(run.GetAdjustedRealTime());
+      else if (run.aggregate_name == "median")
+        medians_[key] = run.GetAdjustedRealTime();
     }
     ConsoleReporter::ReportRuns(runs);
   }

@@ -6,14 +6,15 @@
 //
 //   eagle-bench-compaction --benchmark_repetitions=3 --benchmark_out=compaction.json
 
+#include "../process/thread_binding.hpp"
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
 #include <eagle/kernels/oscillator.hpp>
 #include <eagle/kernels/spread_batches.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdio>
 #include <string>
@@ -91,6 +92,7 @@ void bench(benchmark::State& st, const Arm& arm, Spread spread) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  eagle::perf::bind_threads_by_default(argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   eagle::perf::add_context();

@@ -3,6 +3,7 @@
 //
 //   eagle-bench-kernels --benchmark_repetitions=3 --benchmark_out=kernels.json
 
+#include "../process/thread_binding.hpp"
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
@@ -14,8 +15,8 @@
 #include <eagle/kernels/robertson.hpp>
 #endif
 
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
 
 #include <array>
 #include <cmath>
@@ -78,7 +79,8 @@ double spread(std::int64_t i, std::int64_t n, double a, double b) {
 
 template <class Model>
 void register_model(const std::string& name, const Model& model, const Batch<Model>& batch) {
-  for (auto [nest, suffix] : {std::pair{eagle::LoopNest::per_sample, "/auto_per_sample"}, std::pair{eagle::LoopNest::tile, "/tile"}}) {
+  for (auto [nest, suffix] :
+       {std::pair{eagle::LoopNest::per_sample, "/auto_per_sample"}, std::pair{eagle::LoopNest::tile, "/tile"}}) {
     benchmark::RegisterBenchmark((name + suffix).c_str(), bench<Model>, model, batch, nest)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
@@ -88,6 +90,7 @@ void register_model(const std::string& name, const Model& model, const Batch<Mod
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  eagle::perf::bind_threads_by_default(argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   eagle::perf::add_context();
@@ -96,9 +99,9 @@ int main(int argc, char* argv[]) {
   const auto one = [](std::int64_t) { return 1.0; };
 
   const std::int64_t n_lorenz = 100000;
-  register_model("lorenz_rk4", Lorenz{},
-                 Batch<Lorenz>(n_lorenz, {one, one, one, zero},
-                               {[=](std::int64_t i) { return spread(i, n_lorenz, 0.0, 30.0); }}));
+  register_model(
+      "lorenz_rk4", Lorenz{},
+      Batch<Lorenz>(n_lorenz, {one, one, one, zero}, {[=](std::int64_t i) { return spread(i, n_lorenz, 0.0, 30.0); }}));
   const std::int64_t n_duffing = 20000;
   register_model("duffing_event", Duffing{},
                  Batch<Duffing>(n_duffing, {[](std::int64_t) { return 0.5; }, zero, zero},

@@ -6,13 +6,14 @@
 
 #include "../baselines/hand_simd.hpp"
 #include "../baselines/naive_kokkos.hpp"
+#include "../process/thread_binding.hpp"
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
 #include <eagle/kernels/oscillator.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -30,12 +31,13 @@ constexpr std::int64_t max_steps = 10000;
 
 /// The seed's batch, rebuilt before every timed run.
 struct Batch {
-  explicit Batch(std::int64_t n) : x("x", n), v("v", n), t("t", n), omega("omega", n), ends("t_end", n), done("done", n) {
+  explicit Batch(std::int64_t n)
+      : x("x", n), v("v", n), t("t", n), omega("omega", n), ends("t_end", n), done("done", n) {
     Kokkos::deep_copy(ends, t_end);  // baseline A reads each sample's end time
     auto w = omega;
-    Kokkos::parallel_for(
-        "bench::omega", Kokkos::RangePolicy<Space>(0, n),
-        [=](const std::int64_t i) { w(i) = 1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1); });
+    Kokkos::parallel_for("bench::omega", Kokkos::RangePolicy<Space>(0, n), [=](const std::int64_t i) {
+      w(i) = 1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1);
+    });
     reset();
   }
   void reset() {
@@ -50,9 +52,9 @@ struct Batch {
 };
 
 enum class Arm { naive, hand, k1, k16, auto_per_sample, tile };
-const std::map<Arm, const char*> arm_names = {{Arm::naive, "A_naive_kokkos"}, {Arm::hand, "B_hand_simd"},
-                                              {Arm::k1, "eagle_k1"},          {Arm::k16, "eagle_k16"},
-                                              {Arm::auto_per_sample, "eagle_auto"}, {Arm::tile, "eagle_tile"}};
+const std::map<Arm, const char*> arm_names = {
+    {Arm::naive, "A_naive_kokkos"}, {Arm::hand, "B_hand_simd"},           {Arm::k1, "eagle_k1"},
+    {Arm::k16, "eagle_k16"},        {Arm::auto_per_sample, "eagle_auto"}, {Arm::tile, "eagle_tile"}};
 
 eagle::Report run_arm(Arm arm, Batch& b) {
   const eagle::kernels::Oscillator model{t_end, dt};
@@ -60,19 +62,22 @@ eagle::Report run_arm(Arm arm, Batch& b) {
   const auto inputs = eagle::inputs(b.omega);
   switch (arm) {
     case Arm::naive:
-      eagle::perf::naive_oscillator(Space(), b.x, b.v, b.t, Plane::const_type(b.omega), Plane::const_type(b.ends), b.done,
-                                    dt, max_steps);
+      eagle::perf::naive_oscillator(Space(), b.x, b.v, b.t, Plane::const_type(b.omega), Plane::const_type(b.ends),
+                                    b.done, dt, max_steps);
       return {};
     case Arm::hand:
       eagle::perf::hand_simd_oscillator(b.x, b.v, b.t, b.omega, t_end, {}, dt, max_steps);
       return {};
     case Arm::k1:
-      return eagle::run_until_done(Space(), eagle::deploy(model, 1, eagle::LoopNest::per_sample), state, inputs, max_steps);
+      return eagle::run_until_done(Space(), eagle::deploy(model, 1, eagle::LoopNest::per_sample), state, inputs,
+                                   max_steps);
     case Arm::k16:
-      return eagle::run_until_done(Space(), eagle::deploy(model, 16, eagle::LoopNest::per_sample), state, inputs, max_steps);
+      return eagle::run_until_done(Space(), eagle::deploy(model, 16, eagle::LoopNest::per_sample), state, inputs,
+                                   max_steps);
     case Arm::auto_per_sample:
-      return eagle::run_until_done(Space(), eagle::deploy(model, eagle::Steps::automatic(), eagle::LoopNest::per_sample),
-                                   state, inputs, max_steps);
+      return eagle::run_until_done(Space(),
+                                   eagle::deploy(model, eagle::Steps::automatic(), eagle::LoopNest::per_sample), state,
+                                   inputs, max_steps);
     case Arm::tile:
       return eagle::run_until_done(Space(), eagle::deploy(model, eagle::Steps::automatic()), state, inputs, max_steps);
   }
@@ -90,8 +95,8 @@ void bench(benchmark::State& st, Arm arm) {
     report = run_arm(arm, b);
     Kokkos::fence();
   }
-  st.counters["sample_steps_per_s"] =
-      benchmark::Counter(static_cast<double>(n) * 1000.0 * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+  st.counters["sample_steps_per_s"] = benchmark::Counter(
+      static_cast<double>(n) * 1000.0 * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
   if (report.launches > 0) {
     st.counters["launches"] = static_cast<double>(report.launches);
     st.counters["tile_lanes"] = static_cast<double>(report.tile_lanes);
@@ -106,7 +111,8 @@ bool arms_agree() {
   for (const auto& [arm, name] : arm_names) {
     Batch b(4096);
     run_arm(arm, b);
-    for (auto [mine, theirs] : {std::pair{b.x, reference.x}, std::pair{b.v, reference.v}, std::pair{b.t, reference.t}}) {
+    for (auto [mine, theirs] :
+         {std::pair{b.x, reference.x}, std::pair{b.v, reference.v}, std::pair{b.t, reference.t}}) {
       if (std::memcmp(mine.data(), theirs.data(), sizeof(double) * 4096) != 0) {
         std::fprintf(stderr, "eagle-bench-oscillator: arm %s disagrees with eagle_k1\n", name);
         ok = false;
@@ -119,6 +125,7 @@ bool arms_agree() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  eagle::perf::bind_threads_by_default(argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (!arms_agree()) return 1;

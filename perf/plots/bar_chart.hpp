@@ -23,11 +23,20 @@ inline std::string svg_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -43,17 +52,17 @@ inline std::string to_svg(const BarChart& chart) {
   const double scale = plot_h / (top_value * 1.1);
   const double slot = chart.bars.empty() ? plot_w : plot_w / static_cast<double>(chart.bars.size());
 
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"360\" "
-                    "font-family=\"sans-serif\" font-size=\"12\">\n"
-                    "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  std::string svg =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"360\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   auto text = [&](double x, double y, const std::string& s, const std::string& extra = "") {
     svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" text-anchor=\"middle\"" + extra +
            ">" + svg_escape(s) + "</text>\n";
   };
   text(width / 2, 28, chart.title, " font-size=\"14\"");
   text(left + plot_w / 2, height - 18, chart.x_label);
-  text(18, top + plot_h / 2, chart.y_label,
-       " transform=\"rotate(-90 18 " + std::to_string(top + plot_h / 2) + ")\"");
+  text(18, top + plot_h / 2, chart.y_label, " transform=\"rotate(-90 18 " + std::to_string(top + plot_h / 2) + ")\"");
   svg += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top + plot_h) + "\" x2=\"" +
          std::to_string(left + plot_w) + "\" y2=\"" + std::to_string(top + plot_h) + "\" stroke=\"black\"/>\n";
   for (std::size_t i = 0; i < chart.bars.size(); ++i) {
@@ -62,7 +71,8 @@ inline std::string to_svg(const BarChart& chart) {
     svg += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(top + plot_h - h) + "\" width=\"" +
            std::to_string(w) + "\" height=\"" + std::to_string(h) + "\" fill=\"#2ca02c\"/>\n";
     const double shown = std::round(value * 100) / 100;
-    text(x + w / 2, top + plot_h - h - 4, shown == std::floor(shown) ? std::to_string(static_cast<long long>(shown)) : std::to_string(shown));
+    text(x + w / 2, top + plot_h - h - 4,
+         shown == std::floor(shown) ? std::to_string(static_cast<long long>(shown)) : std::to_string(shown));
     text(x + w / 2, top + plot_h + 16, label);
   }
   return svg + "</svg>\n";
@@ -75,7 +85,8 @@ inline std::string stack_svgs(const std::vector<std::string>& charts) {
                     std::to_string(360 * std::max<std::size_t>(1, charts.size())) + "\">\n";
   for (std::size_t i = 0; i < charts.size(); ++i) {
     std::string chart = charts[i];
-    if (chart.compare(0, open.size(), open) == 0) chart.replace(0, open.size(), "<svg y=\"" + std::to_string(360 * i) + "\" ");
+    if (chart.compare(0, open.size(), open) == 0)
+      chart.replace(0, open.size(), "<svg y=\"" + std::to_string(360 * i) + "\" ");
     svg += chart;
   }
   return svg + "</svg>\n";

@@ -55,8 +55,10 @@ struct BatchSpec {
 
   std::string name() const {
     std::ostringstream s;
-    s << (model == Model::lorenz ? "lorenz" : spread == 1 ? "uniform" : "spread-" + std::to_string(spread)) << " n="
-      << n;
+    s << (model == Model::lorenz ? "lorenz"
+          : spread == 1          ? "uniform"
+                                 : "spread-" + std::to_string(spread))
+      << " n=" << n;
     return s.str();
   }
 };

@@ -41,12 +41,12 @@ struct CostConstants {
 /// A device the arms are predicted on.
 struct DeviceProfile {
   std::string name;
-  double launch_seconds = 0;      ///< launching one kernel
-  double sync_seconds = 0;        ///< a reduction's result reaching the host
+  double launch_seconds = 0;         ///< launching one kernel
+  double sync_seconds = 0;           ///< a reduction's result reaching the host
   double lane_steps_per_second = 0;  ///< lane-steps of the oscillator per second, the whole device
   double scan_slots_per_second = 0;  ///< slots a compaction scan covers per second
-  bool host_tile = false;         ///< whether the host tile arms exist there
-  std::string source;             ///< where the figures come from
+  bool host_tile = false;            ///< whether the host tile arms exist there
+  std::string source;                ///< where the figures come from
 };
 
 /// GPU profiles. Figures are published orders of magnitude, not measurements on this project's

@@ -3,14 +3,15 @@
 // MPI, `mpirun -np R eagle-simulate ...` shares every batch among R ranks (contiguous parts) and
 // rank 0 writes one set of outputs for the job.
 
+#include "../process/thread_binding.hpp"
 #include "args.hpp"
 #include "outputs.hpp"
 #include "simulate.hpp"
 
 #include <Kokkos_Core.hpp>
 #if defined(EAGLE_SIMULATE_HAS_MPI)
-#include <eagle/mpi.hpp>
 #include <mpi.h>
+#include <eagle/mpi.hpp>
 #endif
 
 #include <cstdio>
@@ -69,6 +70,7 @@ struct MpiSession {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  eagle::perf::bind_threads_by_default(argv);
 #if defined(EAGLE_SIMULATE_HAS_MPI)
   const MpiSession mpi(argc, argv);
   const sim::Collective job = world();

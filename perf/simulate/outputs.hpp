@@ -33,9 +33,12 @@ inline std::vector<const Cell*> ranked(const Results& r, std::size_t b) {
 
 inline std::string format_seconds(double s) {
   char text[32];
-  if (s < 1e-3) std::snprintf(text, sizeof(text), "%.1f us", s * 1e6);
-  else if (s < 1.0) std::snprintf(text, sizeof(text), "%.2f ms", s * 1e3);
-  else std::snprintf(text, sizeof(text), "%.2f s", s);
+  if (s < 1e-3)
+    std::snprintf(text, sizeof(text), "%.1f us", s * 1e6);
+  else if (s < 1.0)
+    std::snprintf(text, sizeof(text), "%.2f ms", s * 1e3);
+  else
+    std::snprintf(text, sizeof(text), "%.2f s", s);
   return text;
 }
 
@@ -69,7 +72,8 @@ inline std::string peer_table(const Results& r) {
     out << "\n" << r.batches[b].name() << ", sample-steps per second:";
     for (const Cell* c : ranked(r, b)) {
       char rate[64];
-      std::snprintf(rate, sizeof(rate), " %s %.1f M/s;", c->arm.c_str(), c->last.features.sample_steps / c->median() / 1e6);
+      std::snprintf(rate, sizeof(rate), " %s %.1f M/s;", c->arm.c_str(),
+                    c->last.features.sample_steps / c->median() / 1e6);
       out << rate;
     }
     out << "\n";
@@ -93,7 +97,7 @@ struct ModelReport {
     std::string arm;
     std::string device;  ///< "host (fitted)" or a profile name
     double predicted;
-    double measured;     ///< < 0: modelled only
+    double measured;  ///< < 0: modelled only
   };
   std::vector<Row> rows;
 };
@@ -147,8 +151,9 @@ inline std::string model_table(const Results& r, const ModelReport& m) {
   out << "cost model fitted per model and arm on the measured host runs (s a launch, s a sample-step, s a "
          "scanned slot):\n";
   for (const auto& f : m.fits) {
-    std::snprintf(line, sizeof(line), "  %-10s %-15s %.3g  %.3g  %.3g\n", f.model == Model::lorenz ? "lorenz" : "oscillator",
-                  f.arm.c_str(), f.host.per_launch, f.host.per_step, f.host.per_scanned_slot);
+    std::snprintf(line, sizeof(line), "  %-10s %-15s %.3g  %.3g  %.3g\n",
+                  f.model == Model::lorenz ? "lorenz" : "oscillator", f.arm.c_str(), f.host.per_launch, f.host.per_step,
+                  f.host.per_scanned_slot);
     out << line;
   }
   out << "| Batch | Arm | measured | modelled on host | error |\n|---|---|---|---|---|\n";
@@ -160,7 +165,8 @@ inline std::string model_table(const Results& r, const ModelReport& m) {
     out << line;
   }
   for (const DeviceProfile& p : gpu_profiles()) {
-    out << "\nmodelled, not measured: " << p.name << " (" << p.source << ")\n| Batch | Fastest arm (modelled) | Closest rivals |\n|---|---|---|\n";
+    out << "\nmodelled, not measured: " << p.name << " (" << p.source
+        << ")\n| Batch | Fastest arm (modelled) | Closest rivals |\n|---|---|---|\n";
     for (std::size_t b = 0; b < r.batches.size(); ++b) {
       std::vector<const ModelReport::Row*> rows;
       for (const auto& row : m.rows) {
@@ -206,8 +212,8 @@ inline std::string json_number(double x) {
 inline std::string machine_json(const Results& r) {
   const CacheSizes& c = host_caches();
   std::ostringstream out;
-  out << "{\"execution_space\": " << json_string(r.execution_space) << ", \"ranks\": " << r.ranks << ", \"concurrency\": "
-      << Kokkos::DefaultExecutionSpace().concurrency() << ", \"kokkos_version\": "
+  out << "{\"execution_space\": " << json_string(r.execution_space) << ", \"ranks\": " << r.ranks
+      << ", \"concurrency\": " << Kokkos::DefaultExecutionSpace().concurrency() << ", \"kokkos_version\": "
       << json_string(std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
                      std::to_string(KOKKOS_VERSION % 100))
       << ", \"compiler\": " << json_string(__VERSION__) << ", \"hwloc\": {\"source\": " << json_string(c.source)
@@ -224,15 +230,15 @@ inline std::string to_json(const Results& r, const ModelReport* m) {
   for (std::size_t b = 0; b < r.batches.size(); ++b) {
     const BatchSpec& spec = r.batches[b];
     const Cell* fastest = r.fastest(b);
-    out << (b ? "," : "") << "\n    {\"name\": " << json_string(spec.name()) << ", \"model\": "
-        << json_string(spec.model == Model::lorenz ? "lorenz" : "oscillator") << ", \"n\": " << spec.n
-        << ", \"spread\": " << spec.spread << ", \"fastest\": " << (fastest ? json_string(fastest->arm) : "null")
-        << ", \"arms\": [";
+    out << (b ? "," : "") << "\n    {\"name\": " << json_string(spec.name())
+        << ", \"model\": " << json_string(spec.model == Model::lorenz ? "lorenz" : "oscillator")
+        << ", \"n\": " << spec.n << ", \"spread\": " << spec.spread
+        << ", \"fastest\": " << (fastest ? json_string(fastest->arm) : "null") << ", \"arms\": [";
     bool first = true;
     for (const Cell& c : r.cells) {
       if (c.batch != b) continue;
-      out << (first ? "" : ",") << "\n      {\"arm\": " << json_string(c.arm) << ", \"measured\": "
-          << (c.seconds.empty() ? "false" : "true");
+      out << (first ? "" : ",") << "\n      {\"arm\": " << json_string(c.arm)
+          << ", \"measured\": " << (c.seconds.empty() ? "false" : "true");
       first = false;
       if (c.seconds.empty()) {
         out << ", \"skipped\": " << json_string(c.skipped) << "}";
@@ -241,7 +247,8 @@ inline std::string to_json(const Results& r, const ModelReport* m) {
       out << ", \"seconds\": [";
       for (std::size_t i = 0; i < c.seconds.size(); ++i) out << (i ? ", " : "") << json_number(c.seconds[i]);
       const RunFeatures& f = c.last.features;
-      out << "], \"median_seconds\": " << json_number(c.median()) << ", \"sample_steps\": " << json_number(f.sample_steps)
+      out << "], \"median_seconds\": " << json_number(c.median())
+          << ", \"sample_steps\": " << json_number(f.sample_steps)
           << ", \"sample_steps_per_second\": " << json_number(f.sample_steps / c.median())
           << ", \"launches\": " << json_number(f.launches) << ", \"lane_steps\": " << json_number(f.lane_steps)
           << ", \"scanned_slots\": " << json_number(f.scanned_slots) << ", \"launches_by_k\": {";
@@ -261,22 +268,23 @@ inline std::string to_json(const Results& r, const ModelReport* m) {
       const auto& f = m->fits[i];
       out << (i ? ", " : "") << "{\"model\": " << json_string(f.model == Model::lorenz ? "lorenz" : "oscillator")
           << ", \"arm\": " << json_string(f.arm) << ", \"per_launch\": " << json_number(f.host.per_launch)
-          << ", \"per_step\": " << json_number(f.host.per_step) << ", \"per_scanned_slot\": "
-          << json_number(f.host.per_scanned_slot) << "}";
+          << ", \"per_step\": " << json_number(f.host.per_step)
+          << ", \"per_scanned_slot\": " << json_number(f.host.per_scanned_slot) << "}";
     }
     out << "], \"profiles\": [";
     for (std::size_t i = 0; i < gpu_profiles().size(); ++i) {
       const DeviceProfile& p = gpu_profiles()[i];
-      out << (i ? ", " : "") << "{\"name\": " << json_string(p.name) << ", \"source\": " << json_string(p.source) << "}";
+      out << (i ? ", " : "") << "{\"name\": " << json_string(p.name) << ", \"source\": " << json_string(p.source)
+          << "}";
     }
     out << "], \"rows\": [";
     for (std::size_t i = 0; i < m->rows.size(); ++i) {
       const auto& row = m->rows[i];
-      out << (i ? "," : "") << "\n    {\"batch\": " << json_string(r.batches[row.batch].name()) << ", \"arm\": "
-          << json_string(row.arm) << ", \"device\": " << json_string(row.device) << ", \"kind\": "
-          << json_string(row.measured < 0 ? "modelled" : "measured") << ", \"predicted_seconds\": "
-          << json_number(row.predicted) << ", \"measured_seconds\": " << (row.measured < 0 ? "null" : json_number(row.measured))
-          << "}";
+      out << (i ? "," : "") << "\n    {\"batch\": " << json_string(r.batches[row.batch].name())
+          << ", \"arm\": " << json_string(row.arm) << ", \"device\": " << json_string(row.device)
+          << ", \"kind\": " << json_string(row.measured < 0 ? "modelled" : "measured")
+          << ", \"predicted_seconds\": " << json_number(row.predicted)
+          << ", \"measured_seconds\": " << (row.measured < 0 ? "null" : json_number(row.measured)) << "}";
     }
     out << "]}";
   }
@@ -308,7 +316,9 @@ inline std::string times_svg(const Results& r) {
     if (cells.empty()) continue;
     perf::BarChart chart{r.batches[b].name() + ": time over the fastest (" + cells[0]->arm + ", " +
                              format_seconds(cells[0]->median()) + ")",
-                         "arm", "median / fastest median", {}};
+                         "arm",
+                         "median / fastest median",
+                         {}};
     for (const Cell* c : cells) chart.bars.push_back({c->arm, c->median() / cells[0]->median()});
     charts.push_back(perf::to_svg(chart));
   }
@@ -321,7 +331,8 @@ inline std::string launches_svg(const Results& r) {
   for (const Cell& c : r.cells) {
     if (c.arm != "auto" || c.seconds.empty()) continue;
     perf::BarChart chart{r.batches[c.batch].name() + ": launches by K, steps=auto", "K", "launches", {}};
-    for (const auto& [k, count] : c.last.launches_by_k) chart.bars.push_back({std::to_string(k), static_cast<double>(count)});
+    for (const auto& [k, count] : c.last.launches_by_k)
+      chart.bars.push_back({std::to_string(k), static_cast<double>(count)});
     charts.push_back(perf::to_svg(chart));
   }
   return perf::stack_svgs(charts);

@@ -46,7 +46,9 @@ struct Collective {
   std::function<std::map<int, std::int64_t>(const std::map<int, std::int64_t>&)> sum_counts =
       [](const std::map<int, std::int64_t>& m) { return m; };
   /// Every rank's part of a plane, in the global order, on every rank.
-  std::function<std::vector<double>(const std::vector<double>&)> gather = [](const std::vector<double>& v) { return v; };
+  std::function<std::vector<double>(const std::vector<double>&)> gather = [](const std::vector<double>& v) {
+    return v;
+  };
 };
 
 /// Each sample's length in steps: uniform batches all the same, spread ones from 1 to the spread,
@@ -187,8 +189,9 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
   const auto n = static_cast<double>(b.part.size());
   if (arm == "naive") {
     const auto& s = b.state;
-    const std::int64_t steps = perf::naive_oscillator(Space(), s[0], s[1], s[2], typename Batch<Space>::Plane::const_type(b.inputs[0]),
-                                                      typename Batch<Space>::Plane::const_type(b.inputs[1]), b.done, dt, max_steps);
+    const std::int64_t steps =
+        perf::naive_oscillator(Space(), s[0], s[1], s[2], typename Batch<Space>::Plane::const_type(b.inputs[0]),
+                               typename Batch<Space>::Plane::const_type(b.inputs[1]), b.done, dt, max_steps);
     r.seconds = timer.seconds();
     r.features = {2.0 * static_cast<double>(steps), b.sample_steps, n * static_cast<double>(steps), 0};
     r.launches_by_k[1] = steps;
@@ -218,9 +221,10 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
     }
 #endif
   } else {
-    const Report rep = b.spec.model == Model::lorenz
-                           ? detail::run_eagle_arm(arm, b, kernels::Lorenz{10.0, 8.0 / 3.0, dt, (lorenz_steps - 0.5) * dt})
-                           : detail::run_eagle_arm(arm, b, kernels::OscillatorUntil{dt});
+    const Report rep =
+        b.spec.model == Model::lorenz
+            ? detail::run_eagle_arm(arm, b, kernels::Lorenz{10.0, 8.0 / 3.0, dt, (lorenz_steps - 0.5) * dt})
+            : detail::run_eagle_arm(arm, b, kernels::OscillatorUntil{dt});
     r.seconds = timer.seconds();
     r.features = {static_cast<double>(rep.launches), static_cast<double>(rep.sample_steps),
                   static_cast<double>(rep.lane_steps), static_cast<double>(rep.scanned_slots)};
@@ -280,7 +284,8 @@ Results measure(const Options& o, std::FILE* progress, const Collective& job = {
   res.ranks = job.ranks;
   std::vector<std::size_t> order(o.batches.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return o.batches[a].n < o.batches[b].n; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return o.batches[a].n < o.batches[b].n; });
   for (std::size_t b : order) {
     for (const std::string& arm : o.arms) {
       Cell c;

@@ -30,31 +30,35 @@ enum class Compaction {
 
 inline const char* describe(Compaction c) {
   switch (c) {
-    case Compaction::off: return "off";
-    case Compaction::map: return "map";
-    case Compaction::reorder: return "reorder";
-    case Compaction::automatic: return "auto";
+    case Compaction::off:
+      return "off";
+    case Compaction::map:
+      return "map";
+    case Compaction::reorder:
+      return "reorder";
+    case Compaction::automatic:
+      return "auto";
   }
   return "?";
 }
 
 /// Seconds each unit of work costs on one execution space, for one model and loop nest.
 struct CompactionCosts {
-  double visit_per_slot = 0.0;   ///< a launch visiting one finished sample's slot
+  double visit_per_slot = 0.0;     ///< a launch visiting one finished sample's slot
   double indirect_per_slot = 0.0;  ///< extra per slot when a launch reads through a map
-  double scan_per_slot = 0.0;    ///< building the active-set map, per slot scanned
-  double move_per_byte = 0.0;    ///< swapping pairs of rows of the planes, per byte of the rows
-  double launch_seconds = 0.0;   ///< the fixed cost of one extra kernel launch (a scan, a swap)
-  std::string source = "unset";  ///< where the figures come from
+  double scan_per_slot = 0.0;      ///< building the active-set map, per slot scanned
+  double move_per_byte = 0.0;      ///< swapping pairs of rows of the planes, per byte of the rows
+  double launch_seconds = 0.0;     ///< the fixed cost of one extra kernel launch (a scan, a swap)
+  std::string source = "unset";    ///< where the figures come from
 };
 
 /// What the rule sees after a launch.
 struct CompactionInput {
   Compaction mode = Compaction::automatic;
-  std::int64_t slots = 0;            ///< slots the next launch would visit as things stand
-  std::int64_t active = 0;           ///< unfinished samples among them
-  std::int64_t bytes_per_row = 0;    ///< bytes one sample's row of planes holds (swapped by reorder)
-  double launches_ahead = 1.0;       ///< launches the rule expects the savings to last
+  std::int64_t slots = 0;          ///< slots the next launch would visit as things stand
+  std::int64_t active = 0;         ///< unfinished samples among them
+  std::int64_t bytes_per_row = 0;  ///< bytes one sample's row of planes holds (swapped by reorder)
+  double launches_ahead = 1.0;     ///< launches the rule expects the savings to last
 };
 
 struct CompactionDecision {
@@ -67,9 +71,12 @@ struct CompactionDecision {
 
 inline const char* describe(CompactionDecision::Action a) {
   switch (a) {
-    case CompactionDecision::Action::none: return "none";
-    case CompactionDecision::Action::map: return "map";
-    case CompactionDecision::Action::reorder: return "reorder";
+    case CompactionDecision::Action::none:
+      return "none";
+    case CompactionDecision::Action::map:
+      return "map";
+    case CompactionDecision::Action::reorder:
+      return "reorder";
   }
   return "?";
 }
@@ -94,11 +101,10 @@ inline CompactionDecision decide_compaction(const CompactionInput& in, const Com
   // A map costs one scan launch; a reorder four (a count, two scans, the swaps).
   const double scan = c.launch_seconds + slots * c.scan_per_slot;
   // A reorder swaps at most min(active, dead) pairs of rows.
-  const double moved_bytes = 2.0 * static_cast<double>(std::min<std::int64_t>(in.active, dead)) *
-                             static_cast<double>(in.bytes_per_row);
+  const double moved_bytes =
+      2.0 * static_cast<double>(std::min<std::int64_t>(in.active, dead)) * static_cast<double>(in.bytes_per_row);
   const double map_cost = scan;
-  const double map_saving = ahead * (static_cast<double>(dead) * c.visit_per_slot -
-                                     active * c.indirect_per_slot);
+  const double map_saving = ahead * (static_cast<double>(dead) * c.visit_per_slot - active * c.indirect_per_slot);
   const double reorder_cost = scan + 3.0 * c.launch_seconds + moved_bytes * c.move_per_byte;
   const double reorder_saving = ahead * static_cast<double>(dead) * c.visit_per_slot;
 
@@ -116,9 +122,9 @@ inline CompactionDecision decide_compaction(const CompactionInput& in, const Com
 
   std::ostringstream why;
   why.precision(3);
-  why << dead << " of " << in.slots << " slots finished, " << ahead << " launches ahead: map saves "
-      << map_saving * 1e6 << " us for " << map_cost * 1e6 << " us, reorder saves " << reorder_saving * 1e6
-      << " us for " << reorder_cost * 1e6 << " us";
+  why << dead << " of " << in.slots << " slots finished, " << ahead << " launches ahead: map saves " << map_saving * 1e6
+      << " us for " << map_cost * 1e6 << " us, reorder saves " << reorder_saving * 1e6 << " us for "
+      << reorder_cost * 1e6 << " us";
   if (in.mode != Compaction::automatic) why << " (" << describe(in.mode) << " asked)";
   d.why = why.str();
   return d;

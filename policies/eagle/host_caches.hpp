@@ -37,10 +37,17 @@ inline CacheSizes read_hwloc_caches() {
     const int cores = hwloc_get_nbobjs_inside_cpuset_by_type(topology, obj->cpuset, HWLOC_OBJ_CORE);
     const auto per_core = static_cast<std::int64_t>(obj->attr->cache.size) / (cores > 0 ? cores : 1);
     switch (obj->attr->cache.depth) {
-      case 1: caches.l1d = per_core; break;
-      case 2: caches.l2 = per_core; break;
-      case 3: caches.l3 = per_core; break;
-      default: break;
+      case 1:
+        caches.l1d = per_core;
+        break;
+      case 2:
+        caches.l2 = per_core;
+        break;
+      case 3:
+        caches.l3 = per_core;
+        break;
+      default:
+        break;
     }
   }
   hwloc_topology_destroy(topology);

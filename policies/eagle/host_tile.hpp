@@ -102,8 +102,8 @@ struct TileRule {
       }
       const auto fit = static_cast<std::int64_t>(l1_fraction * static_cast<double>(l1d)) / bytes_per_sample;
       p.lanes = tile_rung_at_most(fit);
-      p.why = cache_note + " x " + std::to_string(l1_fraction) + " / " + std::to_string(bytes_per_sample) +
-              " B per sample";
+      p.why =
+          cache_note + " x " + std::to_string(l1_fraction) + " / " + std::to_string(bytes_per_sample) + " B per sample";
     }
     p.tiles = (part.size() + p.lanes - 1) / p.lanes;
     return p;

@@ -14,8 +14,7 @@ class Steps {
   /// Every launch fuses `k` steps (the last one is cut short at the cap).
   static Steps fixed(long long k) {
     if (k <= 0) {
-      throw std::invalid_argument("eagle::Steps::fixed: steps per launch must be positive, got " +
-                                  std::to_string(k));
+      throw std::invalid_argument("eagle::Steps::fixed: steps per launch must be positive, got " + std::to_string(k));
     }
     return Steps(Kind::fixed, k);
   }
@@ -45,9 +44,12 @@ enum class LoopNest {
 
 inline const char* describe(LoopNest nest) {
   switch (nest) {
-    case LoopNest::per_sample: return "per-sample";
-    case LoopNest::tile: return "tile";
-    default: return "space default";
+    case LoopNest::per_sample:
+      return "per-sample";
+    case LoopNest::tile:
+      return "tile";
+    default:
+      return "space default";
   }
 }
 

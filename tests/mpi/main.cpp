@@ -1,8 +1,8 @@
 // GoogleTest main for the MPI tests: MPI, then Kokkos, around all tests; only rank 0 prints, and
 // the exit code says whether any rank failed.
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 int main(int argc, char* argv[]) {
   MPI_Init(&argc, &argv);

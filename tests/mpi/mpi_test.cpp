@@ -99,7 +99,8 @@ TEST(Mpi, EachRankItsPartMatchesOneProcess) {
   for (auto nest : {LoopNest::per_sample, LoopNest::tile}) {
     const Partition part = mpi::partition(MPI_COMM_WORLD, 3001);
     const Slice s(start, part);
-    const mpi::Reports r = mpi::run_until_done(MPI_COMM_WORLD, part, Host(), deploy(Spin{}, 5, nest), s.state, s.in, max_steps);
+    const mpi::Reports r =
+        mpi::run_until_done(MPI_COMM_WORLD, part, Host(), deploy(Spin{}, 5, nest), s.state, s.in, max_steps);
     expect_like_one_process(r, s, ref);
   }
 }
@@ -111,8 +112,8 @@ TEST(Mpi, BalancedRanksStealFromTheSlowOneAndMatchOneProcess) {
   const Reference ref = reference(start);
   const Partition part = mpi::partition(MPI_COMM_WORLD, 4000);
   const Slice s(start, part);
-  const mpi::Reports r = mpi::run_balanced(MPI_COMM_WORLD, part, Host(), deploy(Spin{}, Steps::automatic()), s.state,
-                                           s.in, max_steps, 64);
+  const mpi::Reports r =
+      mpi::run_balanced(MPI_COMM_WORLD, part, Host(), deploy(Spin{}, Steps::automatic()), s.state, s.in, max_steps, 64);
   expect_like_one_process(r, s, ref);
   if (mpi::size_of(MPI_COMM_WORLD) > 1) {
     EXPECT_GT(r.chunks_stolen_global, 0);

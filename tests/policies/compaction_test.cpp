@@ -78,9 +78,9 @@ TEST(Compaction, NoneWhenTheScanCostsMoreThanItSaves) {
 }
 
 TEST(Compaction, MoreLaunchesAheadTipTheBalance) {
-  const CompactionCosts c = costs(1e-9, 0, 1e-9, 1e9);  // reorder never: moves are dear
-  EXPECT_EQ(decide_compaction(input(1000, 500, 1), c).action, Action::none);   // 0.5 us for 1 us
-  EXPECT_EQ(decide_compaction(input(1000, 500, 3), c).action, Action::map);    // 1.5 us for 1 us
+  const CompactionCosts c = costs(1e-9, 0, 1e-9, 1e9);                        // reorder never: moves are dear
+  EXPECT_EQ(decide_compaction(input(1000, 500, 1), c).action, Action::none);  // 0.5 us for 1 us
+  EXPECT_EQ(decide_compaction(input(1000, 500, 3), c).action, Action::map);   // 1.5 us for 1 us
 }
 
 TEST(Compaction, TheFixedCostOfALaunchRulesOutSmallBatches) {

@@ -31,8 +31,9 @@ TEST(SimulateArgs, DefaultsRunEveryArmOnTheSeedsBatches) {
 }
 
 TEST(SimulateArgs, EveryOption) {
-  const Options o = parse_args({"--arms", "tile,auto,tile", "--batches", "1e5:spread-100,oscillator:300:uniform,lorenz:2e3",
-                                "--budget", "2.5", "--repetitions", "7", "--out", "/tmp/x", "--model"});
+  const Options o =
+      parse_args({"--arms", "tile,auto,tile", "--batches", "1e5:spread-100,oscillator:300:uniform,lorenz:2e3",
+                  "--budget", "2.5", "--repetitions", "7", "--out", "/tmp/x", "--model"});
   EXPECT_EQ(o.arms, (std::vector<std::string>{"tile", "auto"}));
   ASSERT_EQ(o.batches.size(), 3u);
   EXPECT_EQ(o.batches[0].n, 100000);

@@ -11,6 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -18,12 +21,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <spawn.h>
 #include <stdexcept>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 extern char** environ;
@@ -35,8 +35,8 @@ constexpr std::int64_t max_steps = 400;
 
 /// A fresh folder for one test's checkpoint files.
 std::string scratch_folder() {
-  std::string pattern = (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) +
-                        "/eagle-checkpoint-XXXXXX";
+  std::string pattern =
+      (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) + "/eagle-checkpoint-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   return pattern;
 }
@@ -49,9 +49,10 @@ struct Flavour {
   std::int64_t in_flight;
 };
 
-const std::vector<Flavour> flavours = {
-    {"plain", Compaction::off, 0}, {"reorder", Compaction::reorder, 0}, {"map", Compaction::map, 0},
-    {"revival", Compaction::automatic, 700}};
+const std::vector<Flavour> flavours = {{"plain", Compaction::off, 0},
+                                       {"reorder", Compaction::reorder, 0},
+                                       {"map", Compaction::map, 0},
+                                       {"revival", Compaction::automatic, 700}};
 
 RunOptions options_for(const Flavour& f) {
   RunOptions o;
@@ -63,7 +64,8 @@ RunOptions options_for(const Flavour& f) {
 
 Deployed<Spin> deployed() { return deploy(Spin{}, 3); }
 
-void expect_same_run(const SpinPlanes& got, const Report& got_report, const SpinPlanes& want, const Report& want_report) {
+void expect_same_run(const SpinPlanes& got, const Report& got_report, const SpinPlanes& want,
+                     const Report& want_report) {
   EXPECT_EQ(bits(got.state_now()), bits(want.state_now()));
   EXPECT_EQ(got.terminated_now(), want.terminated_now());
   EXPECT_EQ(got_report.launches, want_report.launches);

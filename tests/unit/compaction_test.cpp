@@ -47,9 +47,12 @@ struct Mode {
 };
 
 const std::vector<Mode>& modes() {
-  static const std::vector<Mode> all = {{"off", Compaction::off, 0},         {"map", Compaction::map, 0},
-                                        {"reorder", Compaction::reorder, 0}, {"auto", Compaction::automatic, 0},
-                                        {"revive_auto", Compaction::automatic, 7}, {"revive_off", Compaction::off, 5}};
+  static const std::vector<Mode> all = {{"off", Compaction::off, 0},
+                                        {"map", Compaction::map, 0},
+                                        {"reorder", Compaction::reorder, 0},
+                                        {"auto", Compaction::automatic, 0},
+                                        {"revive_auto", Compaction::automatic, 7},
+                                        {"revive_off", Compaction::off, 5}};
   return all;
 }
 
@@ -100,8 +103,9 @@ TEST_P(Compacted, EveryModeMatchesTheSerialLoopInTheCallersOrder) {
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const std::string spread = info.param.spread == kernels::Spread::uniform ? "uniform"
                              : info.param.spread == kernels::Spread::x100  ? "x100"
-                                                                            : "x1000";
-  const std::string steps = info.param.steps.kind() == Steps::Kind::automatic ? "auto" : "k" + std::to_string(info.param.steps.k());
+                                                                           : "x1000";
+  const std::string steps =
+      info.param.steps.kind() == Steps::Kind::automatic ? "auto" : "k" + std::to_string(info.param.steps.k());
   return spread + "_" + steps + (info.param.nest == LoopNest::tile ? "_tile" : "_per_sample");
 }
 

@@ -53,11 +53,14 @@ std::string arm_name(const ::testing::TestParamInfo<Arm>& info) {
 template <class Model>
 struct Planes {
   explicit Planes(const HostBatch& host) {
-    for (std::size_t f = 0; f < host.state.size(); ++f) state_planes.push_back(plane<TestSpace>("s" + std::to_string(f), host.state[f]));
-    for (std::size_t f = 0; f < host.inputs.size(); ++f) input_planes.push_back(plane<TestSpace>("in" + std::to_string(f), host.inputs[f]));
+    for (std::size_t f = 0; f < host.state.size(); ++f)
+      state_planes.push_back(plane<TestSpace>("s" + std::to_string(f), host.state[f]));
+    for (std::size_t f = 0; f < host.inputs.size(); ++f)
+      input_planes.push_back(plane<TestSpace>("in" + std::to_string(f), host.inputs[f]));
   }
   template <std::size_t... S, std::size_t... I>
-  Report run(const Model& model, const Arm& arm, std::int64_t max_steps, std::index_sequence<S...>, std::index_sequence<I...>) {
+  Report run(const Model& model, const Arm& arm, std::int64_t max_steps, std::index_sequence<S...>,
+             std::index_sequence<I...>) {
     return run_until_done(TestSpace(), deploy(model, arm.steps, arm.nest), state(state_planes[S]...),
                           inputs(input_planes[I]...), max_steps);
   }
@@ -215,8 +218,11 @@ TEST_P(Kernels, Dopri5StepSizeUnderflowFailsTheSample) {
 TEST_P(Kernels, RobertsonMatchesTheReferenceSolution) {
   const kernels::Robertson model;
   const std::size_t n = 4;
-  const HostBatch start{{std::vector<double>(n, 1.0), std::vector<double>(n, 0.0), std::vector<double>(n, 0.0),
-                         std::vector<double>(n, 0.0), {1e-6, 1e-5, 1e-4, 1e-3}},
+  const HostBatch start{{std::vector<double>(n, 1.0),
+                         std::vector<double>(n, 0.0),
+                         std::vector<double>(n, 0.0),
+                         std::vector<double>(n, 0.0),
+                         {1e-6, 1e-5, 1e-4, 1e-3}},
                         {std::vector<double>(n, 1.0)},
                         std::vector<bool>(n, false)};
   const auto [report, after] = run_against_reference(model, start, GetParam(), 1000000);

@@ -23,7 +23,8 @@ using kernels::Oscillator;
 
 std::vector<double> linspace(double a, double b, std::size_t n) {
   std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = n == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = n == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1);
   return v;
 }
 
@@ -54,7 +55,8 @@ struct Arm {
 };
 
 std::string arm_name(const ::testing::TestParamInfo<Arm>& info) {
-  std::string name = info.param.steps.kind() == Steps::Kind::automatic ? "auto" : "k" + std::to_string(info.param.steps.k());
+  std::string name =
+      info.param.steps.kind() == Steps::Kind::automatic ? "auto" : "k" + std::to_string(info.param.steps.k());
   return name + (info.param.nest == LoopNest::tile ? "_tile" : "_per_sample");
 }
 
@@ -68,8 +70,8 @@ TEST_P(Run, OscillatorMatchesSerialLoopBitForBit) {
   HostBatch expected = batch.host;
   reference_run(Oscillator{1.0, 1e-3}, expected, 10000);
 
-  const Report report = run_until_done(TestSpace(), oscillator(), state(batch.x, batch.v, batch.t),
-                                       inputs(batch.omega), 10000);
+  const Report report =
+      run_until_done(TestSpace(), oscillator(), state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000);
   EXPECT_EQ(batch.state_now(), expected.state);  // exact equality: same arithmetic per sample
   EXPECT_EQ(report.finished, 1000);
   EXPECT_EQ(report.unfinished, 0);
@@ -224,8 +226,9 @@ TEST(Run, AutoOnTheTileTakesTheLargestK) {
 
 TEST(Run, AutoPerSampleGrowsKThenStops) {
   OscillatorBatch batch(1000);
-  const Report report = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, Steps::automatic(), LoopNest::per_sample),
-                                       state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000);
+  const Report report =
+      run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, Steps::automatic(), LoopNest::per_sample),
+                     state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000);
   if (static_cast<std::int64_t>(TestSpace().concurrency()) >= 1000) {
     EXPECT_EQ(report.launches, 1);  // the batch fits in flight: one launch
   } else {
@@ -277,7 +280,8 @@ TEST(Run, TerminatedSamplesAreNotStepped) {
   for (int i = 0; i < 10; ++i) flags(i) = i % 2 == 0;
   Kokkos::deep_copy(terminated, flags);
 
-  const Report report = run_until_done(TestSpace(), deploy(Countdown{}, 4), state(count), inputs(length), terminated, 100);
+  const Report report =
+      run_until_done(TestSpace(), deploy(Countdown{}, 4), state(count), inputs(length), terminated, 100);
   const auto counts = to_host(count);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(counts[i], i % 2 == 0 ? 0.0 : 5.0) << "sample " << i;
   EXPECT_EQ(report.launches, 2);
@@ -337,7 +341,9 @@ TEST_F(BadInput, MismatchedStateExtents) {
 TEST_F(BadInput, MismatchedInputExtent) {
   Kokkos::View<double*, Mem> long_omega("long_omega", 101);
   expect_rejected(
-      [&] { run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, batch.v, batch.t), inputs(long_omega), 10); },
+      [&] {
+        run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, batch.v, batch.t), inputs(long_omega), 10);
+      },
       "input plane 0 ('long_omega') has 101 samples, expected 100");
 }
 
@@ -345,7 +351,8 @@ TEST_F(BadInput, MismatchedTerminatedExtent) {
   Kokkos::View<bool*, Mem> flags("flags", 7);
   expect_rejected(
       [&] {
-        run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, batch.v, batch.t), inputs(batch.omega), flags, 10);
+        run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, batch.v, batch.t), inputs(batch.omega), flags,
+                       10);
       },
       "the terminated plane has 7 samples, expected 100");
 }

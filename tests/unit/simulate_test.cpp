@@ -15,9 +15,9 @@ namespace eagle::simulate {
 namespace {
 
 Results small_run() {
-  Options o = parse_args({"--arms", "k1,k8,k64,auto,auto-nocompact,tile,tile-nocompact,revive,naive,hand-simd",
-                          "--batches", "999:uniform,999:spread-100,2000:spread-1000", "--budget", "20",
-                          "--repetitions", "3"});
+  Options o =
+      parse_args({"--arms", "k1,k8,k64,auto,auto-nocompact,tile,tile-nocompact,revive,naive,hand-simd", "--batches",
+                  "999:uniform,999:spread-100,2000:spread-1000", "--budget", "20", "--repetitions", "3"});
   return measure<test::TestSpace>(o, nullptr);
 }
 
@@ -55,7 +55,7 @@ TEST(Simulate, OutputsHoldEveryMeasurement) {
   const std::string csv = to_csv(r);
   for (const Cell& c : r.cells) {
     if (c.seconds.empty()) continue;
-    EXPECT_NE(csv.find(r.batches[c.batch].name() + "," + (c.batch == 0 ? "oscillator,999,1," : "oscillator,") ),
+    EXPECT_NE(csv.find(r.batches[c.batch].name() + "," + (c.batch == 0 ? "oscillator,999,1," : "oscillator,")),
               std::string::npos);
     EXPECT_NE(json.find("\"arm\": \"" + c.arm + "\""), std::string::npos);
   }

@@ -28,8 +28,7 @@ using IndexRange = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t
 template <class ExecSpace, class Mem>
 Kokkos::View<RowIndex*, Mem> active_map(const ExecSpace& exec, const Bookkeeping<Mem>& book, const Rows<Mem>& rows,
                                         std::int64_t active, std::int64_t max_steps) {
-  const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::active_map"),
-                                         active);
+  const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::active_map"), active);
   Kokkos::parallel_scan(
       "eagle::active_map", IndexRange<ExecSpace>(exec, 0, rows.count),
       KOKKOS_LAMBDA(const std::int64_t slot, std::int64_t& offset, const bool final) {
@@ -63,8 +62,7 @@ std::int64_t count_stepping(const ExecSpace& exec, const Bookkeeping<Mem>& book,
   std::int64_t count = 0;
   Kokkos::parallel_reduce(
       "eagle::count_stepping", IndexRange<ExecSpace>(exec, begin, end),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& sum) { sum += steps_on(book, r, max_steps) ? 1 : 0; },
-      count);
+      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& sum) { sum += steps_on(book, r, max_steps) ? 1 : 0; }, count);
   return count;
 }
 
@@ -97,8 +95,8 @@ struct RowPlanes {
 
 /// Swaps row from(p) with row to(p) for every p < pairs.
 template <class ExecSpace, class T, int NS, class Mem>
-void swap_rows(const ExecSpace& exec, const RowPlanes<T, NS, Mem>& planes,
-               const Kokkos::View<RowIndex*, Mem>& from, const Kokkos::View<RowIndex*, Mem>& to, std::int64_t pairs) {
+void swap_rows(const ExecSpace& exec, const RowPlanes<T, NS, Mem>& planes, const Kokkos::View<RowIndex*, Mem>& from,
+               const Kokkos::View<RowIndex*, Mem>& to, std::int64_t pairs) {
   Kokkos::parallel_for(
       "eagle::swap_rows", IndexRange<ExecSpace>(exec, 0, pairs),
       KOKKOS_LAMBDA(const std::int64_t p) { planes.swap(from(p), to(p)); });

@@ -47,8 +47,8 @@ inline void require_same_run(const char* function, const std::string& path, cons
                              const Checkpoint& expected) {
   const auto mismatch = [&](const char* what, const std::string& theirs, const std::string& ours) {
     if (theirs == ours) return;
-    throw std::invalid_argument(std::string(function) + ": checkpoint '" + path + "' was written for " + what +
-                                " " + theirs + ", this run has " + ours);
+    throw std::invalid_argument(std::string(function) + ": checkpoint '" + path + "' was written for " + what + " " +
+                                theirs + ", this run has " + ours);
   };
   mismatch("model", found.model, expected.model);
   mismatch("scalar bytes", std::to_string(found.scalar_bytes), std::to_string(expected.scalar_bytes));

@@ -38,8 +38,7 @@ std::int64_t first_non_finite(const ExecSpace& exec, const F& fields, std::int64
 
 /// Throws when any value of `fields` is NaN or infinite, naming the plane and the sample.
 template <class ExecSpace, class F>
-void require_finite(const ExecSpace& exec, const char* function, const char* what, const F& fields,
-                    std::int64_t n) {
+void require_finite(const ExecSpace& exec, const char* function, const char* what, const F& fields, std::int64_t n) {
   const std::int64_t i = first_non_finite(exec, fields, n);
   if (i < 0) return;
   for (int f = 0; f < F::count; ++f) {

@@ -51,8 +51,8 @@ struct Launcher {
       if (nest == LoopNest::tile) {
         with_tile(tile_lanes, [&](auto lanes) {
           constexpr int Lanes = decltype(lanes)::value;
-          const TiledSteps<Model, Lanes, Mem> launch{model, state, inputs, book, rows,
-                                                     static_cast<std::int32_t>(k), max_steps, refill};
+          const TiledSteps<Model, Lanes, Mem> launch{model,     state, inputs, book, rows, static_cast<std::int32_t>(k),
+                                                     max_steps, refill};
           Kokkos::parallel_reduce(label + ",tile=" + std::to_string(Lanes) + "]",
                                   Range(exec, 0, (rows.count + Lanes - 1) / Lanes), launch, active);
         });

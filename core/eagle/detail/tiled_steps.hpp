@@ -21,7 +21,8 @@
 namespace eagle::detail {
 
 /// What a tile lane holds: a SIMD pack of samples, or one sample.
-template <class Model, bool packs = uses_lane_packs<Model> && (pack_width<typename ModelTraits<Model>::scalar_type> > 1)>
+template <class Model,
+          bool packs = uses_lane_packs<Model> && (pack_width<typename ModelTraits<Model>::scalar_type> > 1)>
 struct TileLane {
   using T = typename ModelTraits<Model>::scalar_type;
   using type = T;
@@ -73,18 +74,18 @@ struct TiledSteps {
   std::int64_t max_steps;
   bool refill;  ///< refill lanes early (compaction on); else only once no lane runs
   /// Lanes that must still run before freed lanes are refilled.
-  static constexpr int refill_threshold = std::max(1, static_cast<int>(tile_refill_below * group + 0.999));
+  static constexpr int refill_threshold = std::max(1, static_cast<int>(tile_refill_below* group + 0.999));
 
   /// The group's lanes: pack g holds lanes g*W .. g*W+W-1.
   struct Group {
     Values<P, NS> s[interleave] = {};
     Values<P, NI> in[interleave] = {};
-    Mask alive[interleave] = {};          // lanes stepping
+    Mask alive[interleave] = {};  // lanes stepping
     typename Lane::count ran[interleave] = {};
-    std::uint8_t code[interleave] = {};   // single lanes only: the status a lane ended with
-    std::int64_t row[group];              // the lane's row; -1: empty
-    std::int32_t left[group];             // steps the lane may still take this launch
-    bool exhausted[group];                // stopped by its step budget, still running
+    std::uint8_t code[interleave] = {};  // single lanes only: the status a lane ended with
+    std::int64_t row[group];             // the lane's row; -1: empty
+    std::int32_t left[group];            // steps the lane may still take this launch
+    bool exhausted[group];               // stopped by its step budget, still running
   };
 
   void operator()(const std::int64_t tile, std::int64_t& active) const {
@@ -207,28 +208,40 @@ struct TiledSteps {
 
   // Lane access that reads the same for packs and single lanes.
   static void set_lane(P& x, int w, T value) {
-    if constexpr (W == 1) x = value;
-    else x.set(w, value);
+    if constexpr (W == 1)
+      x = value;
+    else
+      x.set(w, value);
   }
   static T get_lane(const P& x, int w) {
-    if constexpr (W == 1) return x;
-    else return x[w];
+    if constexpr (W == 1)
+      return x;
+    else
+      return x[w];
   }
   static void reset_ran(typename Lane::count& c, int w) {
-    if constexpr (W == 1) c = 0;
-    else c.reset(w);
+    if constexpr (W == 1)
+      c = 0;
+    else
+      c.reset(w);
   }
   static std::int64_t ran_of(const typename Lane::count& c, int w) {
-    if constexpr (W == 1) return c;
-    else return c[w];
+    if constexpr (W == 1)
+      return c;
+    else
+      return c[w];
   }
   static void set_mask_lane(Mask& m, int w, bool value) {
-    if constexpr (W == 1) m = value;
-    else m.set(w, value);
+    if constexpr (W == 1)
+      m = value;
+    else
+      m.set(w, value);
   }
   static bool get_mask_lane(const Mask& m, int w) {
-    if constexpr (W == 1) return m;
-    else return m[w];
+    if constexpr (W == 1)
+      return m;
+    else
+      return m[w];
   }
 };
 

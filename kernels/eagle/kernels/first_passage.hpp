@@ -24,7 +24,8 @@ struct FirstPassage {
 
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION bool step(S& s, const I& in) const {
-    const Philox4x32 r = random_words(seed, static_cast<std::uint64_t>(in[sample_id]), static_cast<std::uint64_t>(s[steps]));
+    const Philox4x32 r =
+        random_words(seed, static_cast<std::uint64_t>(in[sample_id]), static_cast<std::uint64_t>(s[steps]));
     s[x] += (r.word[0] & 1u) != 0 ? 1.0 : -1.0;
     s[steps] += 1.0;
     return math::fabs(s[x]) >= in[barrier];

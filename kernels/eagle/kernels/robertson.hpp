@@ -38,8 +38,8 @@ struct Robertson {
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& in) const {
     using Matrix = Kokkos::View<double[3][3], Kokkos::LayoutRight, Kokkos::AnonymousSpace,
                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    using Vector = Kokkos::View<double[3], Kokkos::LayoutRight, Kokkos::AnonymousSpace,
-                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    using Vector =
+        Kokkos::View<double[3], Kokkos::LayoutRight, Kokkos::AnonymousSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     const double k1 = 0.04 * in[rate_scale];
     const double hh = math::fmin(s[h], t_end - s[t]);
     const double y[3] = {s[y1], s[y2], s[y3]};

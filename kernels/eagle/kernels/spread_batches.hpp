@@ -19,9 +19,12 @@ enum class Spread { uniform = 1, x100 = 100, x1000 = 1000 };
 
 inline const char* describe(Spread s) {
   switch (s) {
-    case Spread::x100: return "spread-100";
-    case Spread::x1000: return "spread-1000";
-    default: return "uniform";
+    case Spread::x100:
+      return "spread-100";
+    case Spread::x1000:
+      return "spread-1000";
+    default:
+      return "uniform";
   }
 }
 

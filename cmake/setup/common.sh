@@ -1,0 +1,63 @@
+# Sourced by the setup scripts: one line on any failure, saying which step failed and what to do,
+# and a table of each stage's minutes.
+
+set -Eeuo pipefail
+
+# What the script is doing now, and what a user can do if it fails; each step sets both.
+eagle_step="starting"
+eagle_hint="rerun with 'bash -x' to see the failing command"
+
+eagle_on_error() {
+  local code=$1 command=$2
+  echo "eagle setup: FAILED while $eagle_step (exit $code from: $command); $eagle_hint" >&2
+}
+trap 'eagle_on_error $? "$BASH_COMMAND"' ERR
+
+# Sets the step and its hint for the error line above.
+eagle_doing() {
+  eagle_step=$1
+  eagle_hint=${2:-"rerun with 'bash -x' to see the failing command"}
+}
+
+# The system's own Debian mirror, from deb822 sources (containers, cloud images) or the one-line
+# sources.list (the Debian installer). Prints nothing when neither names one.
+eagle_debian_mirror() {
+  local file uri
+  for file in /etc/apt/sources.list.d/*.sources; do
+    [[ -f $file ]] || continue
+    uri=$(awk 'tolower($1) == "uris:" {print $2; exit}' "$file")
+    [[ -n $uri ]] && { echo "$uri"; return 0; }
+  done
+  for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [[ -f $file ]] || continue
+    # deb [options] URI suite components: the first field with a scheme is the mirror.
+    uri=$(awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) {print $i; exit}}' "$file")
+    [[ -n $uri ]] && { echo "$uri"; return 0; }
+  done
+  return 0
+}
+
+# Stage timing: `eagle_stage NAME command...` runs the command and records its minutes;
+# eagle_stage_table prints them (also after a failure, from the EXIT trap the caller sets).
+eagle_stage_names=()
+eagle_stage_seconds=()
+eagle_stage() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "=== eagle: $name" >&2
+  eagle_doing "$name"
+  "$@"
+  eagle_stage_names+=("$name")
+  eagle_stage_seconds+=($((SECONDS - start)))
+}
+
+eagle_stage_table() {
+  ((${#eagle_stage_names[@]})) || return 0
+  local i total=0
+  echo "eagle: stage times"
+  for i in "${!eagle_stage_names[@]}"; do
+    printf '  %-52s %6.1f min\n' "${eagle_stage_names[$i]}" "$(awk "BEGIN {print ${eagle_stage_seconds[$i]} / 60}")"
+    total=$((total + eagle_stage_seconds[i]))
+  done
+  printf '  %-52s %6.1f min\n' "total" "$(awk "BEGIN {print $total / 60}")"
+}
