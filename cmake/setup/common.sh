@@ -45,7 +45,7 @@ eagle_stage() {
   local name=$1 start=$SECONDS
   shift
   echo "=== eagle: $name" >&2
-  eagle_doing "$name"
+  eagle_doing "$name" "see the output above; the same command retries it (finished work is kept)"
   "$@"
   eagle_stage_names+=("$name")
   eagle_stage_seconds+=($((SECONDS - start)))
@@ -54,10 +54,10 @@ eagle_stage() {
 eagle_stage_table() {
   ((${#eagle_stage_names[@]})) || return 0
   local i total=0
-  echo "eagle: stage times"
+  echo "eagle: stage times (minutes:seconds)"
   for i in "${!eagle_stage_names[@]}"; do
-    printf '  %-52s %6.1f min\n' "${eagle_stage_names[$i]}" "$(awk "BEGIN {print ${eagle_stage_seconds[$i]} / 60}")"
+    printf '  %-60s %3d:%02d\n' "${eagle_stage_names[$i]}" $((eagle_stage_seconds[i] / 60)) $((eagle_stage_seconds[i] % 60))
     total=$((total + eagle_stage_seconds[i]))
   done
-  printf '  %-52s %6.1f min\n' "total" "$(awk "BEGIN {print $total / 60}")"
+  printf '  %-60s %3d:%02d\n' "total" $((total / 60)) $((total % 60))
 }
