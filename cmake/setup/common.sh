@@ -56,8 +56,8 @@ eagle_stage_table() {
   local i total=0
   echo "eagle: stage times (minutes:seconds)"
   for i in "${!eagle_stage_names[@]}"; do
-    printf '  %-60s %3d:%02d\n' "${eagle_stage_names[$i]}" $((eagle_stage_seconds[i] / 60)) $((eagle_stage_seconds[i] % 60))
+    printf '  %-66s %3d:%02d\n' "${eagle_stage_names[$i]}" $((eagle_stage_seconds[i] / 60)) $((eagle_stage_seconds[i] % 60))
     total=$((total + eagle_stage_seconds[i]))
   done
-  printf '  %-60s %3d:%02d\n' "total" $((total / 60)) $((total % 60))
+  printf '  %-66s %3d:%02d\n' "total" $((total / 60)) $((total % 60))
 }

@@ -7,6 +7,8 @@
 // order, which the mark checks; every count is checked against the bytes left before anything
 // is allocated, so a corrupt file is refused, never trusted.
 
+#include <eagle/status_codes.hpp>
+
 #include <fcntl.h>
 #include <unistd.h>
 #include <algorithm>
@@ -33,11 +35,16 @@ struct CheckpointSettings {
   std::string path;                 ///< empty: no checkpoints; the previous one is kept as path + ".prev"
   std::int64_t every_launches = 0;  ///< write after every this many launches (0: not by count)
   double every_seconds = 0.0;       ///< write once this many seconds passed since the last (0: not by time)
+  /// Which part of a larger batch this run is ("rank 1 of 2, samples [1500, 3000) of 3000", set by
+  /// eagle::mpi); empty for a whole batch. A resume must be for the same part.
+  std::string part;
 };
 
 /// A run between two launches: enough to continue it bit for bit.
 struct Checkpoint {
-  static constexpr std::uint32_t format_version = 1;
+  /// 2: the model's parameters fingerprinted (parameters_crc), the part of a batch named (MPI ranks),
+  /// every field checked against the others.
+  static constexpr std::uint32_t format_version = 2;
 
   // Which run this is: a resume must match every field.
   std::string model;
@@ -48,7 +55,9 @@ struct Checkpoint {
   std::int64_t max_steps = 0;
   std::string steps_setting;
   std::string loop_nest;
-  std::uint32_t inputs_crc = 0;  ///< CRC-32 of the input planes' bytes
+  std::string part;                  ///< CheckpointSettings::part of the run that wrote it
+  std::uint32_t inputs_crc = 0;      ///< CRC-32 of the input planes' bytes
+  std::uint32_t parameters_crc = 0;  ///< CRC-32 of the model's uniform parameters (its bytes, padding cleared)
 
   // The launch loop: its history is the auto policy's state and gives launches, steps and K counts.
   std::vector<std::array<std::int64_t, 3>> history;  ///< (k, active before, active after)
@@ -158,6 +167,60 @@ inline void check_length(bool ok, const char* what, std::int64_t samples) {
   }
 }
 
+/// Throws CheckpointError unless a value that passed the shape checks agrees with the others: a
+/// file with a valid CRC may still come from another version or a hand, and a bad row index or a
+/// duplicate in `origin` would make the restore write one row twice and another never.
+inline void fail_field(bool ok, const char* field, const std::string& what) {
+  if (!ok) throw CheckpointError(std::string("checkpoint field '") + field + "' " + what);
+}
+inline void check_rows_agree(const Checkpoint& c) {
+  const std::int64_t n = c.samples;
+  fail_field(c.max_steps > 0, "max steps", "must be positive, holds " + std::to_string(c.max_steps));
+  fail_field(c.seconds >= 0.0 && c.seconds < 1e300, "seconds", "must be finite and non-negative");
+  fail_field(c.in_flight >= 0 && c.in_flight <= n, "in flight", "must be within 0 ... samples");
+  fail_field(c.slots <= c.span, "rows",
+             "names more slots (" + std::to_string(c.slots) + ") than the span (" + std::to_string(c.span) + ")");
+  std::int64_t running = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto at = [&] { return " at row " + std::to_string(i); };
+    const unsigned char flag = c.terminated[static_cast<std::size_t>(i)];
+    const std::uint8_t code = c.status[static_cast<std::size_t>(i)];
+    const std::int64_t taken = c.steps_taken[static_cast<std::size_t>(i)];
+    fail_field(flag <= 1, "terminated", "holds " + std::to_string(flag) + at() + ", not 0 or 1");
+    fail_field(code <= status::non_finite || code >= status::first_model_failure, "status",
+               "holds the unknown code " + std::to_string(code) + at());
+    fail_field((flag == 1) == (code != status::running), "terminated",
+               "disagrees with status " + std::to_string(code) + at());
+    fail_field(taken >= 0 && taken <= c.max_steps, "steps taken",
+               "holds " + std::to_string(taken) + at() + ", outside 0 ... max_steps " + std::to_string(c.max_steps));
+    running += code == status::running ? 1 : 0;
+  }
+  fail_field(c.active >= 0 && c.active <= running, "active",
+             "holds " + std::to_string(c.active) + ", but " + std::to_string(running) + " rows are running");
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  for (std::int32_t r : c.origin) {
+    fail_field(r >= 0 && r < n && !seen[static_cast<std::size_t>(r)], "origin",
+               "is not a permutation of the samples (" + std::to_string(r) + " out of range or twice)");
+    seen[static_cast<std::size_t>(r)] = true;
+  }
+  std::fill(seen.begin(), seen.end(), false);
+  for (std::int32_t r : c.map) {
+    fail_field(r >= 0 && r < c.span && !seen[static_cast<std::size_t>(r)], "map",
+               "names row " + std::to_string(r) + " outside the span or twice");
+    seen[static_cast<std::size_t>(r)] = true;
+  }
+  std::int64_t steps = 0;
+  for (const auto& h : c.history) {
+    fail_field(h[0] > 0 && h[2] >= 0 && h[2] <= h[1] && h[1] <= n, "history",
+               "holds a launch of " + std::to_string(h[0]) + " steps from " + std::to_string(h[1]) + " to " +
+                   std::to_string(h[2]) + " running samples");
+    steps += h[0];
+  }
+  // With revival each sample is capped on its own steps; otherwise the launches are.
+  fail_field(c.in_flight > 0 || steps <= c.max_steps, "history",
+             "asks for " + std::to_string(steps) + " steps, past max_steps " + std::to_string(c.max_steps));
+}
+
 }  // namespace detail
 
 /// The file's bytes: header, payload, CRC-32.
@@ -171,7 +234,9 @@ inline std::vector<unsigned char> encode_checkpoint(const Checkpoint& c) {
   payload.put(c.max_steps);
   payload.put_string(c.steps_setting);
   payload.put_string(c.loop_nest);
+  payload.put_string(c.part);
   payload.put(c.inputs_crc);
+  payload.put(c.parameters_crc);
   payload.put(static_cast<std::uint64_t>(c.history.size()));
   for (const auto& h : c.history) {
     for (std::int64_t x : h) payload.put(x);
@@ -240,7 +305,9 @@ inline Checkpoint decode_checkpoint(const unsigned char* data, std::size_t size)
   c.max_steps = in.get<std::int64_t>("max steps");
   c.steps_setting = in.get_string("steps setting");
   c.loop_nest = in.get_string("loop nest");
+  c.part = in.get_string("part");
   c.inputs_crc = in.get<std::uint32_t>("inputs crc");
+  c.parameters_crc = in.get<std::uint32_t>("parameters crc");
   const auto launches = in.get<std::uint64_t>("history");
   if (launches > in.left() / (3 * sizeof(std::int64_t)))
     throw CheckpointError("checkpoint history longer than the file");
@@ -280,9 +347,7 @@ inline Checkpoint decode_checkpoint(const unsigned char* data, std::size_t size)
                    c.next_pending <= c.end_pending && c.end_pending <= c.samples &&
                    (c.map.empty() || static_cast<std::int64_t>(c.map.size()) == c.slots),
                "rows", c.samples);
-  for (std::int32_t r : c.origin) check_length(r >= 0 && r < c.samples, "origin", c.samples);
-  for (std::int32_t r : c.map) check_length(r >= 0 && r < c.samples, "map", c.samples);
-  for (const auto& h : c.history) check_length(h[0] > 0 && h[1] >= 0 && h[2] >= 0, "history", c.samples);
+  detail::check_rows_agree(c);
   return c;
 }
 
@@ -327,6 +392,19 @@ inline void write_checkpoint_file(const std::string& path, const Checkpoint& c) 
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+/// Throws std::runtime_error unless a checkpoint can be written at `path`: creates and removes
+/// path + ".tmp", as the write would, so that a bad path is found before the first launch.
+inline void probe_checkpoint_path(const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': open: " + std::strerror(errno) +
+                             "; nothing was run");
+  }
+  ::close(fd);
+  ::unlink(tmp.c_str());
 }
 
 /// Reads and checks the checkpoint at `path`.

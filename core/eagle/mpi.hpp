@@ -18,10 +18,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace eagle::mpi {
@@ -104,27 +106,20 @@ std::map<Key, std::int64_t> sum_maps(MPI_Comm comm, const std::map<Key, std::int
 /// their global index (`index_offset` shifts the local ones). Collective over `comm`.
 inline Report reduce(MPI_Comm comm, const Report& local, std::int64_t index_offset) {
   Report g = local;
-  std::int64_t Report::*const summed[] = {
-      &Report::samples,    &Report::finished,      &Report::unfinished, &Report::failed,  &Report::sample_steps,
-      &Report::lane_steps, &Report::scanned_slots, &Report::rows_moved, &Report::revived, &Report::checkpoints_written};
-  std::int64_t Report::*const maxed[] = {&Report::launches, &Report::steps, &Report::longest_sample_steps};
-  const auto combine = [&](auto& fields, MPI_Op op) {
-    constexpr int count = static_cast<int>(sizeof(fields) / sizeof(fields[0]));
+  const auto combine = [&](const auto& fields, MPI_Op op) {
+    constexpr int count = static_cast<int>(std::extent<std::remove_reference_t<decltype(fields)>>::value);
     std::int64_t values[count];
     for (int i = 0; i < count; ++i) values[i] = local.*fields[i];
     check(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, op, comm), "MPI_Allreduce");
     for (int i = 0; i < count; ++i) g.*fields[i] = values[i];
   };
-  combine(summed, MPI_SUM);
-  combine(maxed, MPI_MAX);
+  combine(report_fields::summed, MPI_SUM);
+  combine(report_fields::sequential, MPI_MAX);  // ranks run side by side
+  combine(report_fields::largest, MPI_MAX);
   check(MPI_Allreduce(MPI_IN_PLACE, &g.seconds, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
   g.exact_steps = g.longest_sample_steps == g.steps;
   g.capped = g.unfinished > 0;
-  g.launches_by_k = {};
-  for (const auto& [k, count] :
-       detail::sum_maps(comm, std::map<int, std::int64_t>(local.launches_by_k.begin(), local.launches_by_k.end()))) {
-    g.launches_by_k[k] = count;
-  }
+  g.launches_by_k = detail::sum_maps(comm, local.launches_by_k);
   g.failures = {};
   for (const auto& [code, count] :
        detail::sum_maps(comm, std::map<int, std::int64_t>(local.failures.begin(), local.failures.end()))) {
@@ -141,8 +136,47 @@ inline Report reduce(MPI_Comm comm, const Report& local, std::int64_t index_offs
   return g;
 }
 
+namespace detail {
+
+/// This rank's own checkpoint file: ranks never write, rename or read one another's.
+inline std::string rank_path(const std::string& path, int rank) { return path + ".rank" + std::to_string(rank); }
+
+/// The part of the batch a rank's checkpoint belongs to; a resume must be for the same.
+inline std::string describe_part(const Partition& part, int rank, int ranks) {
+  return "rank " + std::to_string(rank) + " of " + std::to_string(ranks) + ", samples [" + std::to_string(part.begin) +
+         ", " + std::to_string(part.end) + ") of " + std::to_string(part.total);
+}
+
+/// Runs `local` on every rank; when it throws on any rank it throws on every rank (its own
+/// exception where it failed, a note naming the first failed rank elsewhere), so that no rank is
+/// left waiting in a collective. Collective over `comm`.
+template <class Local>
+void on_every_rank(MPI_Comm comm, const char* function, Local&& local) {
+  std::exception_ptr failure;
+  try {
+    local();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  const int ranks = size_of(comm);
+  int first_failed = failure ? rank_of(comm) : ranks;
+  check(MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  if (failure) std::rethrow_exception(failure);
+  if (first_failed < ranks) {
+    throw std::runtime_error(std::string(function) + ": rank " + std::to_string(first_failed) +
+                             " failed (its own error says why); this rank stopped with it");
+  }
+}
+
+}  // namespace detail
+
 /// run_until_done on this rank's part of the batch (`state`, `inputs`: the rank's planes for
 /// `part`), then one reduction of the reports. Collective over `comm`; a rank may hold nothing.
+/// Checkpoints are one file per rank (`path.rank<r>`, each written atomically), naming the rank,
+/// the rank count and the part; a resume with another rank count or partition is refused by name.
+/// Ranks never wait on one another between launches, so each rank's last checkpoint continues its
+/// part bit for bit, whichever launch the others saved at. An error on any rank (a refused
+/// resume, say) ends the call on every rank.
 template <class ExecSpace, class Model, class T, int NS, class Mem, class Inputs>
 Reports run_until_done(MPI_Comm comm, const Partition& part, const ExecSpace& exec, const Deployed<Model>& deployed,
                        const Fields<T, NS, Mem>& state, const Inputs& inputs, std::int64_t max_steps,
@@ -152,9 +186,15 @@ Reports run_until_done(MPI_Comm comm, const Partition& part, const ExecSpace& ex
                                 std::to_string(state.planes[0].extent(0)) + " samples, its partition " +
                                 std::to_string(part.size()));
   }
+  const int rank = rank_of(comm);
+  RunOptions mine = options;
+  if (!options.checkpoint.path.empty()) mine.checkpoint.path = detail::rank_path(options.checkpoint.path, rank);
+  if (!options.resume_from.empty()) mine.resume_from = detail::rank_path(options.resume_from, rank);
+  mine.checkpoint.part = detail::describe_part(part, rank, size_of(comm));
   Reports r;
   r.part = part;
-  r.local = eagle::run_until_done(exec, deployed, state, inputs, max_steps, options);
+  detail::on_every_rank(comm, "eagle::mpi::run_until_done",
+                        [&] { r.local = eagle::run_until_done(exec, deployed, state, inputs, max_steps, mine); });
   r.global = reduce(comm, r.local, part.begin);
   return r;
 }
@@ -240,15 +280,9 @@ Reports run_balanced(MPI_Comm comm, const Partition& part, const ExecSpace& exec
       l = part_report;
       l.first_failures = named;
     } else {
-      l.samples += part_report.samples;
-      l.finished += part_report.finished;
-      l.unfinished += part_report.unfinished;
-      l.failed += part_report.failed;
-      l.sample_steps += part_report.sample_steps;
-      l.lane_steps += part_report.lane_steps;
-      l.launches += part_report.launches;
-      l.steps += part_report.steps;
-      l.longest_sample_steps = std::max(l.longest_sample_steps, part_report.longest_sample_steps);
+      for (auto field : report_fields::summed) l.*field += part_report.*field;
+      for (auto field : report_fields::sequential) l.*field += part_report.*field;  // chunks run one after another
+      for (auto field : report_fields::largest) l.*field = std::max(l.*field, part_report.*field);
       for (const auto& [k, count] : part_report.launches_by_k) l.launches_by_k[k] += count;
       for (const auto& [code, count] : part_report.failures) l.failures[code] += count;
       for (const auto& [action, count] : part_report.compaction_actions) l.compaction_actions[action] += count;

@@ -39,7 +39,7 @@ struct Report {
 
   /// Launch history by the number of steps each launch ran (the cut-short last launch under its
   /// own count).
-  std::map<int, std::int64_t> launches_by_k;
+  std::map<std::int64_t, std::int64_t> launches_by_k;
 
   std::int64_t tile_lanes = 0;  ///< samples per host tile (tile loop nest only)
   std::int64_t tiles = 0;       ///< host tiles covering the batch
@@ -74,5 +74,18 @@ struct Report {
     return out.str();
   }
 };
+
+/// The report's counters, listed once for every merge of reports (eagle::mpi's reduction over
+/// ranks, run_balanced's over the chunks a rank ran).
+namespace report_fields {
+/// Counts over samples or work: the sum over the parts of a batch.
+inline constexpr std::int64_t Report::*summed[] = {
+    &Report::samples,    &Report::finished,      &Report::unfinished, &Report::failed,  &Report::sample_steps,
+    &Report::lane_steps, &Report::scanned_slots, &Report::rows_moved, &Report::revived, &Report::checkpoints_written};
+/// Counts over launches: summed over runs one after another, the maximum over runs side by side.
+inline constexpr std::int64_t Report::*sequential[] = {&Report::launches, &Report::steps};
+/// Extremes: the maximum over the parts.
+inline constexpr std::int64_t Report::*largest[] = {&Report::longest_sample_steps, &Report::extra_bytes_peak};
+}  // namespace report_fields
 
 }  // namespace eagle

@@ -159,6 +159,11 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     throw std::invalid_argument(std::string(function) + ": in_flight must be 0 (all) or positive, got " +
                                 std::to_string(options.in_flight));
   }
+  if (options.tile_lanes < 0) {
+    throw std::invalid_argument(std::string(function) +
+                                ": tile_lanes must be 0 (sized from the caches) or positive, got " +
+                                std::to_string(options.tile_lanes));
+  }
   const bool compacting = options.compaction != Compaction::off;
   const bool rows_fit = n <= std::numeric_limits<RowIndex>::max();
   if ((compacting || options.in_flight > 0) && !rows_fit && options.compaction != Compaction::automatic) {
@@ -179,6 +184,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
                                 std::to_string(every.every_launches) + ") nor every_seconds (" +
                                 std::to_string(every.every_seconds) + ") is positive");
   }
+  if (!every.path.empty()) probe_checkpoint_path(every.path);
   if (options.resume_from.empty()) detail::require_finite(exec, function, "state", state, n);
   detail::require_finite(exec, function, "input", in, n);
 
@@ -206,8 +212,10 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     saved.max_steps = max_steps;
     saved.steps_setting = report.steps_setting;
     saved.loop_nest = report.loop_nest;
+    saved.part = options.checkpoint.part;
     saved.in_flight = options.in_flight;
     saved.inputs_crc = detail::planes_crc(in);
+    saved.parameters_crc = detail::parameters_crc(deployed.model);
   }
   if (resuming) {
     Checkpoint found = read_checkpoint_file(options.resume_from);

@@ -2,20 +2,13 @@
 // How a sample ends: still running (capped by max_steps), finished, or failed with a reason.
 // A step body returns `bool` (terminated or not) or, when it can fail, an eagle::StepStatus.
 
+#include <eagle/status_codes.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace eagle {
-
-/// Status codes of a sample, as kept per sample and counted in the report.
-namespace status {
-inline constexpr std::uint8_t running = 0;     ///< not terminated (the cap stopped it)
-inline constexpr std::uint8_t finished = 1;    ///< the model said it is done
-inline constexpr std::uint8_t non_finite = 2;  ///< its state became NaN or infinite
-/// Models number their own failures from here (e.g. Newton did not converge).
-inline constexpr std::uint8_t first_model_failure = 16;
-}  // namespace status
 
 /// What a step that can fail returns.
 class StepStatus {

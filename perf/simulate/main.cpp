@@ -42,7 +42,9 @@ sim::Collective world() {
     MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return value != 0;
   };
-  job.sum_counts = [](const std::map<int, std::int64_t>& m) { return eagle::mpi::detail::sum_maps(MPI_COMM_WORLD, m); };
+  job.sum_counts = [](const std::map<std::int64_t, std::int64_t>& m) {
+    return eagle::mpi::detail::sum_maps(MPI_COMM_WORLD, m);
+  };
   job.gather = [ranks = job.ranks](const std::vector<double>& mine) {
     std::vector<int> counts(ranks), offsets(ranks);
     const int count = static_cast<int>(mine.size());

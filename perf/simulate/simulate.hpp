@@ -43,8 +43,8 @@ struct Collective {
   /// Rank 0's decision, on every rank.
   std::function<bool(bool)> agree = [](bool x) { return x; };
   /// Every rank's launches by K, summed, on every rank.
-  std::function<std::map<int, std::int64_t>(const std::map<int, std::int64_t>&)> sum_counts =
-      [](const std::map<int, std::int64_t>& m) { return m; };
+  std::function<std::map<std::int64_t, std::int64_t>(const std::map<std::int64_t, std::int64_t>&)> sum_counts =
+      [](const std::map<std::int64_t, std::int64_t>& m) { return m; };
   /// Every rank's part of a plane, in the global order, on every rank.
   std::function<std::vector<double>(const std::vector<double>&)> gather = [](const std::vector<double>& v) {
     return v;
@@ -130,7 +130,7 @@ struct Batch {
 struct ArmRun {
   double seconds = 0;
   RunFeatures features;
-  std::map<int, std::int64_t> launches_by_k;
+  std::map<std::int64_t, std::int64_t> launches_by_k;
   std::uint32_t checksum = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include <hwloc.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -67,8 +68,9 @@ inline std::int64_t tile_lanes_from_environment() {
   const char* text = std::getenv("EAGLE_TILE_LANES");
   if (text == nullptr || *text == '\0') return 0;
   char* end = nullptr;
+  errno = 0;
   const long long lanes = std::strtoll(text, &end, 10);
-  if (*end != '\0' || lanes <= 0) {
+  if (*end != '\0' || lanes <= 0 || errno == ERANGE) {
     throw std::invalid_argument(std::string("eagle: EAGLE_TILE_LANES must be a positive integer, got '") + text + "'");
   }
   return lanes;

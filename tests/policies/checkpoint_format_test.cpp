@@ -22,7 +22,9 @@ Checkpoint small() {
   c.max_steps = 100;
   c.steps_setting = "k=4";
   c.loop_nest = "tile";
+  c.part = "rank 1 of 2, samples [3, 6) of 6";
   c.inputs_crc = 0xDEADBEEF;
+  c.parameters_crc = 0x12345678;
   c.history = {{4, 3, 2}, {4, 2, 1}};
   c.seconds = 0.25;
   c.active = 1;
@@ -68,7 +70,9 @@ TEST(CheckpointFormat, RoundTripKeepsEveryField) {
   EXPECT_EQ(d.max_steps, c.max_steps);
   EXPECT_EQ(d.steps_setting, c.steps_setting);
   EXPECT_EQ(d.loop_nest, c.loop_nest);
+  EXPECT_EQ(d.part, c.part);
   EXPECT_EQ(d.inputs_crc, c.inputs_crc);
+  EXPECT_EQ(d.parameters_crc, c.parameters_crc);
   EXPECT_EQ(d.history, c.history);
   EXPECT_EQ(d.seconds, c.seconds);
   EXPECT_EQ(d.active, c.active);
@@ -103,21 +107,87 @@ TEST(CheckpointFormat, EveryFlippedByteIsRefused) {
 
 TEST(CheckpointFormat, OtherVersionsAreNamed) {
   std::vector<unsigned char> b = encode_checkpoint(small());
-  const std::uint32_t v2 = 2;
-  std::memcpy(b.data() + 8, &v2, 4);
-  EXPECT_EQ(refusal(b), "checkpoint format version 2; this eagle reads version 1");
+  for (const std::uint32_t other : {1u, 3u}) {  // version 1 had no parameters' fingerprint
+    std::memcpy(b.data() + 8, &other, 4);
+    EXPECT_EQ(refusal(b), "checkpoint format version " + std::to_string(other) + "; this eagle reads version 2");
+  }
 }
 
 TEST(CheckpointFormat, InconsistentFieldsAreRefusedEvenWithAGoodChecksum) {
   Checkpoint c = small();
-  c.origin = {0, 7, 1};  // a row index outside the batch
-  EXPECT_EQ(refusal(encode_checkpoint(c)), "checkpoint field 'origin' does not fit a batch of 3 samples");
-  c = small();
   c.steps_taken.pop_back();
   EXPECT_EQ(refusal(encode_checkpoint(c)), "checkpoint field 'bookkeeping' does not fit a batch of 3 samples");
   c = small();
   c.map = {0, 1};  // two entries for one slot
   EXPECT_EQ(refusal(encode_checkpoint(c)), "checkpoint field 'rows' does not fit a batch of 3 samples");
+}
+
+// Each field checked against the others: every case is a file with a valid header and CRC that
+// the first reader (format version 1, shapes only) accepted.
+TEST(CheckpointFormat, FieldsThatDisagreeAreRefusedByName) {
+  struct Case {
+    const char* name;
+    void (*spoil)(Checkpoint&);
+    const char* refusal;
+  };
+  const Case cases[] = {
+      {"origin out of range",
+       [](Checkpoint& c) {
+         c.origin = {0, 7, 1};
+       },
+       "checkpoint field 'origin' is not a permutation of the samples (7 out of range or twice)"},
+      {"origin with a duplicate",
+       [](Checkpoint& c) {
+         c.origin = {0, 1, 1};
+       },
+       "checkpoint field 'origin' is not a permutation of the samples (1 out of range or twice)"},
+      {"terminated byte 2", [](Checkpoint& c) { c.terminated[0] = 2; },
+       "checkpoint field 'terminated' holds 2 at row 0, not 0 or 1"},
+      {"terminated without a status", [](Checkpoint& c) { c.terminated[2] = 1; },
+       "checkpoint field 'terminated' disagrees with status 0 at row 2"},
+      {"unknown status code", [](Checkpoint& c) { c.status[1] = 7; },
+       "checkpoint field 'status' holds the unknown code 7 at row 1"},
+      {"steps past the cap", [](Checkpoint& c) { c.steps_taken[1] = 101; },
+       "checkpoint field 'steps taken' holds 101 at row 1, outside 0 ... max_steps 100"},
+      {"negative steps", [](Checkpoint& c) { c.steps_taken[0] = -1; },
+       "checkpoint field 'steps taken' holds -1 at row 0, outside 0 ... max_steps 100"},
+      {"more active than running", [](Checkpoint& c) { c.active = 2; },
+       "checkpoint field 'active' holds 2, but 1 rows are running"},
+      {"map twice the same row",
+       [](Checkpoint& c) {
+         c.slots = 2;
+         c.map = {2, 2};
+       },
+       "checkpoint field 'map' names row 2 outside the span or twice"},
+      {"map past the span", [](Checkpoint& c) { c.span = 2; },
+       "checkpoint field 'map' names row 2 outside the span or twice"},
+      {"more slots than the span",
+       [](Checkpoint& c) {
+         c.span = 0;
+         c.map = {};
+       },
+       "checkpoint field 'rows' names more slots (1) than the span (0)"},
+      {"history growing",
+       [](Checkpoint& c) {
+         c.history[1] = {4, 2, 3};
+       },
+       "checkpoint field 'history' holds a launch of 4 steps from 2 to 3 running samples"},
+      {"history past the cap",
+       [](Checkpoint& c) {
+         c.history[1] = {97, 2, 1};
+       },
+       "checkpoint field 'history' asks for 101 steps, past max_steps 100"},
+      {"non-positive cap", [](Checkpoint& c) { c.max_steps = 0; },
+       "checkpoint field 'max steps' must be positive, holds 0"},
+      {"negative seconds", [](Checkpoint& c) { c.seconds = -1.0; },
+       "checkpoint field 'seconds' must be finite and non-negative"},
+  };
+  ASSERT_EQ(refusal(encode_checkpoint(small())), "");
+  for (const Case& k : cases) {
+    Checkpoint c = small();
+    k.spoil(c);
+    EXPECT_EQ(refusal(encode_checkpoint(c)), k.refusal) << k.name;
+  }
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace eagle {
@@ -92,14 +96,38 @@ TEST(TileRule, BadInputIsRefused) {
   EXPECT_THROW(TileRule{}.plan(Partition(0, 10, 10), 0, caches(32 * 1024)), std::invalid_argument);
 }
 
-// The public API on this host's real caches (hwloc), as the seed calls it.
-TEST(HostTile, TileCountOnThisHostCoversTheBatch) {
+TEST(HostTile, EnvironmentOverrideMustBeAPositiveIntegerThatFits) {
+  const auto refusal = [](const char* value) -> std::string {
+    ::setenv("EAGLE_TILE_LANES", value, 1);
+    std::string what;
+    try {
+      tile_lanes_from_environment();
+    } catch (const std::invalid_argument& e) {
+      what = e.what();
+    }
+    ::unsetenv("EAGLE_TILE_LANES");
+    return what;
+  };
+  for (const char* bad : {"abc", "0", "-4", "12x", "99999999999999999999"}) {
+    EXPECT_EQ(refusal(bad), std::string("eagle: EAGLE_TILE_LANES must be a positive integer, got '") + bad + "'");
+  }
+  EXPECT_EQ(refusal("256"), "");
+  ::setenv("EAGLE_TILE_LANES", "9223372036854775807", 1);  // the largest that fits: read as it is
+  EXPECT_EQ(tile_lanes_from_environment(), 9223372036854775807LL);
+  ::unsetenv("EAGLE_TILE_LANES");
+}
+
+// The public API on this host's real caches (hwloc), as the seed calls it, against the L1d size
+// glibc reports (sysconf, read from the CPU apart from hwloc) and the rule worked by hand: the
+// largest power of two from 16 to 1024 lanes whose 24 bytes each fit a quarter of L1d.
+TEST(HostTile, TileCountOnThisHostMatchesTheL1dByHand) {
+  const long l1d = ::sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  if (l1d < 4 * 1024 || l1d > 4 * 1024 * 1024) GTEST_SKIP() << "glibc reports no believable L1d (" << l1d << ")";
+  std::int64_t lanes = 16;
+  while (lanes * 2 <= 1024 && lanes * 2 * 24 <= l1d / 4) lanes *= 2;
   const Partition part(0, 100000, 100000);
-  const std::int64_t lanes = tile_size(part, 24);
-  EXPECT_GE(lanes, min_tile_lanes);
-  EXPECT_LE(lanes, max_tile_lanes);
+  EXPECT_EQ(tile_size(part, 24), lanes) << "L1d " << l1d << " bytes";
   EXPECT_EQ(tile_count(part, 24), (100000 + lanes - 1) / lanes);
-  EXPECT_LE(tile_size(part, 2400), lanes);  // bigger samples, smaller tiles
   EXPECT_EQ(tile_count(Partition(0, 0, 0), 24), 0);
   EXPECT_EQ(tile_count(Partition(5, 6, 10), 24), 1);
 }

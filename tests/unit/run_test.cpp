@@ -219,7 +219,7 @@ TEST(Run, AutoOnTheTileTakesTheLargestK) {
                                        state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000);
   EXPECT_EQ(report.loop_nest, "tile");
   EXPECT_EQ(report.launches, 1);
-  EXPECT_EQ(report.launches_by_k, (std::map<int, std::int64_t>{{static_cast<int>(tile_steps_per_launch), 1}}));
+  EXPECT_EQ(report.launches_by_k, (std::map<std::int64_t, std::int64_t>{{tile_steps_per_launch, 1}}));
   EXPECT_GT(report.tile_lanes, 0);
   EXPECT_FALSE(report.tile_reason.empty());
 }
@@ -247,7 +247,7 @@ TEST(Run, SeedFiguresForK1AndK16) {
     EXPECT_EQ(k1.launches, 1000);
     EXPECT_EQ(k1.steps, 1000);
     EXPECT_TRUE(k1.exact_steps);
-    EXPECT_EQ(k1.launches_by_k, (std::map<int, std::int64_t>{{1, 1000}}));
+    EXPECT_EQ(k1.launches_by_k, (std::map<std::int64_t, std::int64_t>{{1, 1000}}));
 
     OscillatorBatch sixteen(1000);
     const Report k16 = run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, 16, nest),
@@ -260,15 +260,26 @@ TEST(Run, SeedFiguresForK1AndK16) {
 }
 
 TEST(Run, OscillatorFollowsTheKnownSolution) {
-  // Explicit Euler on x'' = -omega^2 x from x = 1, v = 0: x(t) ~ cos(omega t), with an amplitude
-  // drift of about omega^2 dt t / 2 <= 0.5 % at omega = 3, t = 1.
+  // Explicit Euler on x'' = -omega^2 x from x = 1, v = 0 has a closed form: z = x + i v / omega
+  // is multiplied by (1 - i omega dt) each step, so after n steps x = r^n cos(n theta) with
+  // r = sqrt(1 + omega^2 dt^2), theta = atan(omega dt). n is the first step with t >= 1.
+  const double dt = 1e-3;
+  int n = 0;
+  double t_end = 0.0;
+  while (!(t_end >= 1.0)) {
+    t_end += dt;
+    ++n;
+  }
   OscillatorBatch batch(64);
-  batch.run(16, 10000);
+  const Report report = batch.run(16, 10000);
+  EXPECT_EQ(report.longest_sample_steps, n);
   const auto x = to_host(batch.x);
   const auto t = to_host(batch.t);
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double omega = batch.host.inputs[0][i];
-    EXPECT_NEAR(x[i], std::cos(omega * t[i]), 0.01) << "omega " << omega;
+    const double r = std::sqrt(1.0 + omega * omega * dt * dt), theta = std::atan(omega * dt);
+    EXPECT_EQ(t[i], t_end) << "omega " << omega;  // stopped at step n, not one before or after
+    EXPECT_NEAR(x[i], std::pow(r, n) * std::cos(n * theta), 1e-9) << "omega " << omega;
   }
 }
 
@@ -371,6 +382,28 @@ TEST_F(BadInput, NonFiniteInput) {
   omega(7) = std::numeric_limits<double>::infinity();
   Kokkos::deep_copy(batch.omega, omega);
   expect_rejected([&] { batch.run(1, 100); }, "input plane 0 ('omega') holds a non-finite value at sample 7");
+}
+
+TEST_F(BadInput, NegativeTileLanes) {
+  RunOptions o;
+  o.tile_lanes = -3;
+  expect_rejected(
+      [&] {
+        run_until_done(TestSpace(), deploy(Oscillator{}), state(batch.x, batch.v, batch.t), inputs(batch.omega), 10, o);
+      },
+      "tile_lanes must be 0 (sized from the caches) or positive, got -3");
+}
+
+TEST(Run, LaunchesByKKeepKBeyond32Bits) {
+  // One launch that asks for 2^33 + 5 steps (the cap allows it); every sample ends after 3.
+  const std::int64_t k = (std::int64_t{1} << 33) + 5;
+  const HostBatch start{{std::vector<double>(10, 0.0)}, {std::vector<double>(10, 3.0)}, std::vector<bool>(10, false)};
+  const auto count = plane<TestSpace>("count", start.state[0]);
+  const auto length = plane<TestSpace>("length", start.inputs[0]);
+  const Report report = run_until_done(TestSpace(), deploy(Countdown{}, Steps::fixed(k), LoopNest::per_sample),
+                                       state(count), inputs(length), std::int64_t{1} << 40);
+  EXPECT_EQ(report.launches_by_k, (std::map<std::int64_t, std::int64_t>{{k, 1}}));
+  EXPECT_EQ(report.longest_sample_steps, 3);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace eagle::detail {
@@ -42,15 +43,34 @@ std::uint32_t planes_crc(const Fields<T, N, Mem>& fields) {
   return crc;
 }
 
+/// CRC-32 of a model's uniform parameters: its bytes, with any padding between members cleared
+/// first (padding holds whatever the memory held, and would make two equal models differ).
+template <class Model>
+std::uint32_t parameters_crc(const Model& model) {
+  static_assert(std::is_trivially_copyable<Model>::value, "eagle: models are trivially copyable");
+  Model copy = model;
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_clear_padding)
+  __builtin_clear_padding(&copy);
+#endif
+#endif
+  unsigned char bytes[sizeof(Model)];
+  std::memcpy(bytes, &copy, sizeof(Model));
+  return crc32(bytes, sizeof(Model));
+}
+
 /// Throws unless the checkpoint belongs to this run: same model, shapes, cap, steps and inputs.
 inline void require_same_run(const char* function, const std::string& path, const Checkpoint& found,
                              const Checkpoint& expected) {
-  const auto mismatch = [&](const char* what, const std::string& theirs, const std::string& ours) {
+  const auto mismatch = [&](const std::string& what, const std::string& theirs, const std::string& ours) {
     if (theirs == ours) return;
     throw std::invalid_argument(std::string(function) + ": checkpoint '" + path + "' was written for " + what + " " +
                                 theirs + ", this run has " + ours);
   };
   mismatch("model", found.model, expected.model);
+  // The part first: across MPI ranks, another rank count or partition changes the samples too.
+  const auto part = [](const std::string& p) { return p.empty() ? std::string("the whole batch") : p; };
+  mismatch("part", part(found.part), part(expected.part));
   mismatch("scalar bytes", std::to_string(found.scalar_bytes), std::to_string(expected.scalar_bytes));
   mismatch("state planes", std::to_string(found.state_count), std::to_string(expected.state_count));
   mismatch("input planes", std::to_string(found.input_count), std::to_string(expected.input_count));
@@ -60,6 +80,8 @@ inline void require_same_run(const char* function, const std::string& path, cons
   mismatch("loop nest", found.loop_nest, expected.loop_nest);
   mismatch("in_flight", std::to_string(found.in_flight), std::to_string(expected.in_flight));
   mismatch("inputs with CRC-32", std::to_string(found.inputs_crc), std::to_string(expected.inputs_crc));
+  mismatch("model " + expected.model + " with parameters of CRC-32", std::to_string(found.parameters_crc),
+           std::to_string(expected.parameters_crc));
 }
 
 }  // namespace eagle::detail
