@@ -1,5 +1,5 @@
-// eagle::simulate::measure on TestSpace: every arm gives the same per-sample results, the table's
-// "fastest" is the smallest median, and the outputs hold what was measured.
+// eagle::simulate::measure on TestSpace: every arm gives the same per-sample results and the outputs
+// hold what was measured; the fastest arm and the table from timings given by hand.
 
 #include "eagle_test_space.hpp"
 
@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eagle::simulate {
@@ -21,7 +22,7 @@ Results small_run() {
   return measure<test::TestSpace>(o, nullptr);
 }
 
-TEST(Simulate, EveryArmGivesTheSameResultsAndTheFastestIsTheSmallestMedian) {
+TEST(Simulate, EveryArmGivesTheSameResults) {
   const Results r = small_run();
   ASSERT_EQ(r.batches.size(), 3u);
   for (std::size_t b = 0; b < r.batches.size(); ++b) {
@@ -38,13 +39,31 @@ TEST(Simulate, EveryArmGivesTheSameResultsAndTheFastestIsTheSmallestMedian) {
       ++measured;
       EXPECT_EQ(c.seconds.size(), 3u) << c.arm;
       EXPECT_EQ(c.last.checksum, fastest->last.checksum) << c.arm << " differs from " << fastest->arm;
-      EXPECT_LE(fastest->median(), c.median()) << c.arm;
       EXPECT_GT(c.last.features.sample_steps, 0.0) << c.arm;
     }
     EXPECT_GE(measured, 5u);
-    const std::string t = table(r);
-    EXPECT_NE(t.find("| " + r.batches[b].name() + " | " + fastest->arm + " "), std::string::npos) << t;
   }
+}
+
+TEST(Simulate, FastestIsTheSmallestMedianOfTimingsGivenByHand) {
+  // Medians: a 2.0 (1, 2, 9: its best single time, 1.0, is the smallest of all), b 1.5, c 1.8;
+  // d was not measured. Rivals as ratios to b: c 1.8 / 1.5, a 2.0 / 1.5.
+  Results r;
+  r.batches = {BatchSpec{Model::oscillator, 1000, 100}};
+  const auto cell = [](const char* arm, std::vector<double> seconds) {
+    Cell c;
+    c.arm = arm;
+    c.seconds = std::move(seconds);
+    c.skipped = c.seconds.empty() ? "host execution spaces only" : "";
+    return c;
+  };
+  for (const Cell& c : {cell("a", {9.0, 1.0, 2.0}), cell("b", {1.6, 1.4, 1.5}), cell("c", {1.8}), cell("d", {})}) {
+    r.cells.push_back(c);
+  }
+  ASSERT_NE(r.fastest(0), nullptr);
+  EXPECT_EQ(r.fastest(0)->arm, "b");
+  EXPECT_EQ(table(r), "| Batch | Fastest arm | Closest rivals |\n|---|---|---|\n| spread-100 n=1000 | b " +
+                          format_seconds(1.5) + " | c 1.20x, a 1.33x |\n");
 }
 
 TEST(Simulate, OutputsHoldEveryMeasurement) {
