@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace eagle {
@@ -25,6 +26,41 @@ inline constexpr std::size_t native_vector_bytes = 16;
 #endif
 #else
 inline constexpr std::size_t native_vector_bytes = 0;
+#endif
+
+/// The vector instruction set eagle's packs are compiled for, as perf outputs record it.
+inline std::string native_isa() {
+#if !defined(EAGLE_HAS_LANE_PACKS)
+  std::string isa = "no lane packs (scalar lanes)";
+#elif defined(__AVX512F__)
+  std::string isa = "AVX-512F, 64-byte vectors (8 doubles)";
+#elif defined(__AVX2__)
+  std::string isa = "AVX2, 32-byte vectors (4 doubles)";
+#elif defined(__AVX__)
+  std::string isa = "AVX, 32-byte vectors (4 doubles)";
+#elif defined(__ARM_NEON)
+  std::string isa = "NEON, 16-byte vectors (2 doubles)";
+#else
+  std::string isa = "SSE2, 16-byte vectors (2 doubles)";
+#endif
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+  isa += ", FMA";
+#endif
+  return isa;
+}
+
+/// Forces inlining where a loop over packs must see compile-time pack indices (host code only).
+#if defined(__GNUC__) || defined(__clang__)
+#define EAGLE_HOST_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define EAGLE_HOST_FORCEINLINE inline
+#endif
+
+/// Vector registers the target has: how many packs can stay in registers at once.
+#if defined(__AVX512F__) || defined(__aarch64__)
+inline constexpr int native_vector_registers = 32;
+#else
+inline constexpr int native_vector_registers = 16;
 #endif
 
 /// Lanes of T in one native vector; 1 where eagle knows no vector type for this compiler/target.
@@ -117,6 +153,7 @@ struct PackMask {
   friend PackMask operator&(PackMask a, PackMask b) { return PackMask(a.m & b.m); }
   friend PackMask operator|(PackMask a, PackMask b) { return PackMask(a.m | b.m); }
   PackMask operator!() const { return PackMask(~m); }
+  friend PackMask operator^(PackMask a, PackMask b) { return PackMask(a.m ^ b.m); }
 };
 
 /// Per-lane counts of how often a mask was true: one integer subtraction per count (a true lane
@@ -153,6 +190,14 @@ bool any(PackMask<T> mask) {
   return bits != 0;
 }
 
+/// How many lanes of the mask are set.
+template <class T>
+int count(PackMask<T> mask) {
+  int n = 0;
+  for (int lane = 0; lane < Pack<T>::width; ++lane) n += mask.m[lane] != 0 ? 1 : 0;
+  return n;
+}
+
 #endif
 
 /// The scalar forms, so one tile loop serves packs and single lanes.
@@ -161,5 +206,6 @@ T select(bool mask, T a, T b) {
   return mask ? a : b;
 }
 inline bool any(bool mask) { return mask; }
+inline int count(bool mask) { return mask ? 1 : 0; }
 
 }  // namespace eagle

@@ -2,12 +2,16 @@
 // What every eagle benchmark records beside its timings, and the ratio table printed after a run.
 
 #include <eagle/host_caches.hpp>
+#include <eagle/pack.hpp>
 
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <utility>
@@ -36,7 +40,41 @@ inline void add_context() {
                                                            std::to_string(c.l2) + " B, L3 " + std::to_string(c.l3) +
                                                            " B");
   benchmark::AddCustomContext("compiler", __VERSION__);
+  benchmark::AddCustomContext("isa", native_isa());
   benchmark::AddCustomContext("compile_flags", EAGLE_PERF_FLAGS);
+}
+
+/// How far two runs' final states lie apart: values that differ in any bit, the largest relative
+/// difference.
+struct Agreement {
+  std::int64_t differ = 0;
+  double largest = 0.0;
+  void compare(double mine, double theirs) {
+    if (std::memcmp(&mine, &theirs, sizeof(double)) == 0) return;
+    ++differ;
+    const double scale = std::max(std::abs(mine), std::abs(theirs));
+    largest = std::max(largest, scale > 0.0 ? std::abs(mine - theirs) / scale : 0.0);
+  }
+  /// Bit for bit, or (`to_rounding`) within 1e-10 relative: FMA contraction may differ between
+  /// the tile's packs and scalar code (README, "Reproducibility"). Prints and returns the verdict.
+  bool check(const char* tool, const std::string& what, bool to_rounding) const {
+    const bool ok = differ == 0 || (to_rounding && largest <= 1e-10);
+    if (differ > 0) {
+      std::fprintf(ok ? stdout : stderr, "%s: %s: %lld values differ, by at most %.2e relative%s\n", tool, what.c_str(),
+                   static_cast<long long>(differ), largest, ok ? " (rounding)" : "");
+    }
+    return ok;
+  }
+};
+
+/// `--check-only=bitwise` or `--check-only=rounding` as the first argument: compare the arms, time
+/// nothing. Returns false when absent; `to_rounding` says which.
+inline bool check_only(int argc, char* argv[], bool& to_rounding) {
+  if (argc < 2) return false;
+  const std::string a = argv[1];
+  if (a != "--check-only=bitwise" && a != "--check-only=rounding") return false;
+  to_rounding = a == "--check-only=rounding";
+  return true;
 }
 
 /// The console reporter, which also keeps each benchmark's real times, so that after the run it

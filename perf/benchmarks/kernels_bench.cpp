@@ -1,8 +1,12 @@
 // The kernels library on the host's default execution space: sample-steps per second for each
-// model, with the device-style auto rule (one sample per work item) and the host tile.
+// model, with the device-style auto rule (one sample per work item) and the host tile; for Lorenz
+// also A, naive Kokkos, and B, the limit (hand code for this ISA), with the tile's ratios printed.
+// `--check-only`: Lorenz's arms compared bit for bit, no timing.
 //
 //   eagle-bench-kernels --benchmark_repetitions=3 --benchmark_out=kernels.json
 
+#include "../baselines/hand_limit.hpp"
+#include "../baselines/naive_kokkos.hpp"
 #include "../process/thread_binding.hpp"
 #include "bench_context.hpp"
 
@@ -20,6 +24,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <utility>
@@ -87,21 +92,77 @@ void register_model(const std::string& name, const Model& model, const Batch<Mod
   }
 }
 
+/// Lorenz's baselines, run on a batch's planes.
+void run_lorenz_baseline(const std::string& arm, const Batch<eagle::kernels::Lorenz>& b) {
+  const eagle::kernels::Lorenz m;
+  if (arm == "A_naive_kokkos") {
+    eagle::perf::naive_model(m, b.state, b.in, 100000000);
+  } else {
+    eagle::perf::limit_lorenz(b.state[0], b.state[1], b.state[2], b.state[3], b.in[0], m.sigma, m.beta, m.dt, m.t_end,
+                              100000000);
+  }
+}
+
+void bench_lorenz_baseline(benchmark::State& st, std::string arm, Batch<eagle::kernels::Lorenz> batch) {
+  for (auto _ : st) {
+    st.PauseTiming();
+    batch.reset();
+    st.ResumeTiming();
+    run_lorenz_baseline(arm, batch);
+  }
+}
+
+/// Every Lorenz arm against the per-sample nest.
+bool lorenz_arms_agree(Batch<eagle::kernels::Lorenz> reference, bool to_rounding) {
+  Batch<eagle::kernels::Lorenz> b = reference;
+  for (auto& plane : b.state) plane = Plane("state", b.n);
+  reference.reset();
+  reference.run(eagle::deploy(eagle::kernels::Lorenz{}, eagle::Steps::automatic(), eagle::LoopNest::per_sample));
+  bool ok = true;
+  for (const std::string arm : {"tile", "A_naive_kokkos", "B_limit"}) {
+    b.reset();
+    if (arm == "tile")
+      b.run(eagle::deploy(eagle::kernels::Lorenz{}, eagle::Steps::automatic()));
+    else
+      run_lorenz_baseline(arm, b);
+    eagle::perf::Agreement agreement;
+    for (std::size_t f = 0; f < b.state.size(); ++f) {
+      for (std::int64_t i = 0; i < b.n; ++i) agreement.compare(b.state[f](i), reference.state[f](i));
+    }
+    ok = agreement.check("eagle-bench-kernels", "lorenz " + arm + " vs the per-sample nest", to_rounding) && ok;
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
   eagle::perf::bind_threads_by_default(argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
-  eagle::perf::add_context();
   using namespace eagle::kernels;
   const auto zero = [](std::int64_t) { return 0.0; };
   const auto one = [](std::int64_t) { return 1.0; };
 
+  const auto lorenz_batch = [&](std::int64_t n) {
+    return Batch<Lorenz>(n, {one, one, one, zero}, {[=](std::int64_t i) { return spread(i, n, 0.0, 30.0); }});
+  };
+  bool to_rounding = true;
+  const bool only_check = eagle::perf::check_only(argc, argv, to_rounding);
+  if (!lorenz_arms_agree(lorenz_batch(4099), to_rounding)) return 1;
+  if (only_check) {
+    std::printf("eagle-bench-kernels: every Lorenz arm agrees with the per-sample nest %s (%s)\n",
+                to_rounding ? "to rounding" : "bit for bit", eagle::native_isa().c_str());
+    return 0;
+  }
+  eagle::perf::add_context();
   const std::int64_t n_lorenz = 100000;
-  register_model(
-      "lorenz_rk4", Lorenz{},
-      Batch<Lorenz>(n_lorenz, {one, one, one, zero}, {[=](std::int64_t i) { return spread(i, n_lorenz, 0.0, 30.0); }}));
+  register_model("lorenz_rk4", Lorenz{}, lorenz_batch(n_lorenz));
+  for (const std::string arm : {"A_naive_kokkos", "B_limit"}) {
+    benchmark::RegisterBenchmark(("lorenz_rk4/" + arm).c_str(), bench_lorenz_baseline, arm, lorenz_batch(n_lorenz))
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
   const std::int64_t n_duffing = 20000;
   register_model("duffing_event", Duffing{},
                  Batch<Duffing>(n_duffing, {[](std::int64_t) { return 0.5; }, zero, zero},
@@ -123,7 +184,9 @@ int main(int argc, char* argv[]) {
                  Batch<FirstPassage>(n_walk, {zero, zero},
                                      {[=](std::int64_t i) { return std::floor(spread(i, n_walk, 3.0, 30.0)); },
                                       [](std::int64_t i) { return static_cast<double>(i); }}));
-  benchmark::RunSpecifiedBenchmarks();
+  eagle::perf::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.print_ratios("lorenz_rk4/tile", {"lorenz_rk4/B_limit", "lorenz_rk4/A_naive_kokkos"});
   benchmark::Shutdown();
   return 0;
 }

@@ -1,16 +1,19 @@
-// The oscillator (dt = 1e-3, t_end = 1: 1000 steps) on the host's default execution space:
-// baseline A (naive Kokkos), baseline B (hand SIMD limit), and eagle's arms. After the runs, the
-// ratios the policies issue asks for are printed from the same run's medians.
+// The oscillator (dt = 1e-3) on the host's default execution space, on two batches: uniform (every
+// sample 1000 steps) and spread-1000 (each sample its own length, 1 to 1000 steps, log-uniform).
+// Arms: A, naive Kokkos (a parallel_for and a parallel_reduce per step); B, the limit (hand code for
+// this ISA, perf/baselines/hand_limit.hpp); eagle's per-sample nest at k=1, k=16 and auto; eagle's
+// tile. After the runs, the tile's and k=1's medians against the others, per batch and n.
 //
 //   eagle-bench-oscillator --benchmark_repetitions=5 --benchmark_out=oscillator.json
 
-#include "../baselines/hand_simd.hpp"
+#include "../baselines/hand_limit.hpp"
 #include "../baselines/naive_kokkos.hpp"
 #include "../process/thread_binding.hpp"
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
 #include <eagle/kernels/oscillator.hpp>
+#include <eagle/kernels/spread_batches.hpp>
 
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
@@ -25,19 +28,19 @@ namespace {
 
 using Space = Kokkos::DefaultHostExecutionSpace;
 using Plane = Kokkos::View<double*, Kokkos::HostSpace>;
-constexpr double t_end = 1.0;
 constexpr double dt = 1e-3;
 constexpr std::int64_t max_steps = 10000;
 
-/// The seed's batch, rebuilt before every timed run.
+/// The seed's batch, rebuilt before every timed run; `spread`: the end times' spread.
 struct Batch {
-  explicit Batch(std::int64_t n)
-      : x("x", n), v("v", n), t("t", n), omega("omega", n), ends("t_end", n), done("done", n) {
-    Kokkos::deep_copy(ends, t_end);  // baseline A reads each sample's end time
-    auto w = omega;
-    Kokkos::parallel_for("bench::omega", Kokkos::RangePolicy<Space>(0, n), [=](const std::int64_t i) {
-      w(i) = 1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1);
-    });
+  Batch(std::int64_t n, eagle::kernels::Spread spread)
+      : spread(spread), x("x", n), v("v", n), t("t", n), omega("omega", n), ends("t_end", n), done("done", n) {
+    const std::vector<double> lengths =
+        eagle::kernels::sample_lengths(spread, n, 1000.0 / static_cast<int>(spread), 11);
+    for (std::int64_t i = 0; i < n; ++i) {
+      omega(i) = 1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1);
+      ends(i) = spread == eagle::kernels::Spread::uniform ? 1.0 : (lengths[static_cast<std::size_t>(i)] - 0.5) * dt;
+    }
     reset();
   }
   void reset() {
@@ -47,46 +50,52 @@ struct Batch {
     Kokkos::deep_copy(done, false);
     Kokkos::fence();
   }
+  bool uniform() const { return spread == eagle::kernels::Spread::uniform; }
+  eagle::kernels::Spread spread;
   Plane x, v, t, omega, ends;
   Kokkos::View<bool*, Kokkos::HostSpace> done;
 };
 
-enum class Arm { naive, hand, k1, k16, auto_per_sample, tile };
+enum class Arm { naive, limit, k1, k16, auto_per_sample, tile };
 const std::map<Arm, const char*> arm_names = {
-    {Arm::naive, "A_naive_kokkos"}, {Arm::hand, "B_hand_simd"},           {Arm::k1, "eagle_k1"},
-    {Arm::k16, "eagle_k16"},        {Arm::auto_per_sample, "eagle_auto"}, {Arm::tile, "eagle_tile"}};
+    {Arm::naive, "A_naive_kokkos"},       {Arm::limit, "B_limit"},  {Arm::k1, "eagle_k1"}, {Arm::k16, "eagle_k16"},
+    {Arm::auto_per_sample, "eagle_auto"}, {Arm::tile, "eagle_tile"}};
+
+template <class Model, class Inputs>
+eagle::Report run_eagle(Arm arm, const Model& model, const Inputs& inputs, Batch& b) {
+  const auto state = eagle::state(b.x, b.v, b.t);
+  const auto per_sample = eagle::LoopNest::per_sample;
+  switch (arm) {
+    case Arm::k1:
+      return eagle::run_until_done(Space(), eagle::deploy(model, 1, per_sample), state, inputs, max_steps);
+    case Arm::k16:
+      return eagle::run_until_done(Space(), eagle::deploy(model, 16, per_sample), state, inputs, max_steps);
+    case Arm::auto_per_sample:
+      return eagle::run_until_done(Space(), eagle::deploy(model, eagle::Steps::automatic(), per_sample), state, inputs,
+                                   max_steps);
+    default:
+      return eagle::run_until_done(Space(), eagle::deploy(model, eagle::Steps::automatic()), state, inputs, max_steps);
+  }
+}
 
 eagle::Report run_arm(Arm arm, Batch& b) {
-  const eagle::kernels::Oscillator model{t_end, dt};
-  const auto state = eagle::state(b.x, b.v, b.t);
-  const auto inputs = eagle::inputs(b.omega);
   switch (arm) {
     case Arm::naive:
       eagle::perf::naive_oscillator(Space(), b.x, b.v, b.t, Plane::const_type(b.omega), Plane::const_type(b.ends),
                                     b.done, dt, max_steps);
       return {};
-    case Arm::hand:
-      eagle::perf::hand_simd_oscillator(b.x, b.v, b.t, b.omega, t_end, {}, dt, max_steps);
+    case Arm::limit:
+      eagle::perf::limit_oscillator(b.x, b.v, b.t, b.omega, 1.0, b.uniform() ? Plane() : b.ends, dt, max_steps);
       return {};
-    case Arm::k1:
-      return eagle::run_until_done(Space(), eagle::deploy(model, 1, eagle::LoopNest::per_sample), state, inputs,
-                                   max_steps);
-    case Arm::k16:
-      return eagle::run_until_done(Space(), eagle::deploy(model, 16, eagle::LoopNest::per_sample), state, inputs,
-                                   max_steps);
-    case Arm::auto_per_sample:
-      return eagle::run_until_done(Space(),
-                                   eagle::deploy(model, eagle::Steps::automatic(), eagle::LoopNest::per_sample), state,
-                                   inputs, max_steps);
-    case Arm::tile:
-      return eagle::run_until_done(Space(), eagle::deploy(model, eagle::Steps::automatic()), state, inputs, max_steps);
+    default:
+      if (b.uniform()) return run_eagle(arm, eagle::kernels::Oscillator{1.0, dt}, eagle::inputs(b.omega), b);
+      return run_eagle(arm, eagle::kernels::OscillatorUntil{dt}, eagle::inputs(b.omega, b.ends), b);
   }
-  return {};
 }
 
-void bench(benchmark::State& st, Arm arm) {
+void bench(benchmark::State& st, Arm arm, eagle::kernels::Spread spread) {
   const std::int64_t n = st.range(0);
-  Batch b(n);
+  Batch b(n, spread);
   eagle::Report report;
   for (auto _ : st) {
     st.PauseTiming();
@@ -95,28 +104,29 @@ void bench(benchmark::State& st, Arm arm) {
     report = run_arm(arm, b);
     Kokkos::fence();
   }
-  st.counters["sample_steps_per_s"] = benchmark::Counter(
-      static_cast<double>(n) * 1000.0 * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
   if (report.launches > 0) {
     st.counters["launches"] = static_cast<double>(report.launches);
     st.counters["tile_lanes"] = static_cast<double>(report.tile_lanes);
   }
 }
 
-/// All arms must compute the same numbers: run each once on a small batch and compare bit for bit.
-bool arms_agree() {
-  Batch reference(4096);
-  run_arm(Arm::k1, reference);
+/// All arms must compute the same numbers: each once on small batches against eagle_k1.
+bool arms_agree(bool to_rounding) {
   bool ok = true;
-  for (const auto& [arm, name] : arm_names) {
-    Batch b(4096);
-    run_arm(arm, b);
-    for (auto [mine, theirs] :
-         {std::pair{b.x, reference.x}, std::pair{b.v, reference.v}, std::pair{b.t, reference.t}}) {
-      if (std::memcmp(mine.data(), theirs.data(), sizeof(double) * 4096) != 0) {
-        std::fprintf(stderr, "eagle-bench-oscillator: arm %s disagrees with eagle_k1\n", name);
-        ok = false;
+  for (auto spread : {eagle::kernels::Spread::uniform, eagle::kernels::Spread::x1000}) {
+    Batch reference(4099, spread);
+    run_arm(Arm::k1, reference);
+    for (const auto& [arm, name] : arm_names) {
+      Batch b(4099, spread);
+      run_arm(arm, b);
+      eagle::perf::Agreement agreement;
+      for (auto [mine, theirs] :
+           {std::pair{b.x, reference.x}, std::pair{b.v, reference.v}, std::pair{b.t, reference.t}}) {
+        for (std::int64_t i = 0; i < 4099; ++i) agreement.compare(mine(i), theirs(i));
       }
+      ok = agreement.check("eagle-bench-oscillator",
+                           std::string(name) + " vs eagle_k1, " + eagle::kernels::describe(spread), to_rounding) &&
+           ok;
     }
   }
   return ok;
@@ -128,16 +138,33 @@ int main(int argc, char* argv[]) {
   eagle::perf::bind_threads_by_default(argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
-  if (!arms_agree()) return 1;
+  bool to_rounding = true;
+  const bool only_check = eagle::perf::check_only(argc, argv, to_rounding);
+  if (!arms_agree(to_rounding)) return 1;
+  if (only_check) {
+    std::printf("eagle-bench-oscillator: every arm agrees with eagle_k1 %s (%s)\n",
+                to_rounding ? "to rounding" : "bit for bit", eagle::native_isa().c_str());
+    return 0;
+  }
   eagle::perf::add_context();
-  for (std::int64_t n : {100000, 1000000}) {
-    for (const auto& [arm, name] : arm_names) {
-      benchmark::RegisterBenchmark(name, bench, arm)->Arg(n)->Unit(benchmark::kMillisecond)->UseRealTime();
+  for (auto spread : {eagle::kernels::Spread::uniform, eagle::kernels::Spread::x1000}) {
+    for (std::int64_t n : {100000, 1000000}) {
+      for (const auto& [arm, name] : arm_names) {
+        benchmark::RegisterBenchmark((std::string(eagle::kernels::describe(spread)) + "/" + name).c_str(), bench, arm,
+                                     spread)
+            ->Arg(n)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+      }
     }
   }
   eagle::perf::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratios("eagle_tile", {"A_naive_kokkos", "B_hand_simd", "eagle_k1", "eagle_k16", "eagle_auto"});
+  for (const char* batch : {"uniform/", "spread-1000/"}) {
+    const std::string b = batch;
+    reporter.print_ratios(b + "eagle_tile", {b + "B_limit", b + "A_naive_kokkos", b + "eagle_auto"});
+    reporter.print_ratios(b + "eagle_k1", {b + "A_naive_kokkos"});
+  }
   benchmark::Shutdown();
   return 0;
 }

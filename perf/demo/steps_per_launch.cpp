@@ -87,9 +87,11 @@ eagle::Report run(const eagle::Deployed<eagle::kernels::Oscillator>& deployed, s
 }
 
 void print(const std::string& name, const eagle::Report& r) {
-  std::printf("%12s: %4lld launches, %5lld steps, exact_steps=%s   (%s, %.3f s)\n", name.c_str(),
+  std::string by_k;
+  for (const auto& [k, launches] : r.launches_by_k) by_k += " " + std::to_string(launches) + "xK=" + std::to_string(k);
+  std::printf("%12s: %4lld launches, %5lld steps, exact_steps=%s   (%s, %.3f s; launches by K:%s)\n", name.c_str(),
               static_cast<long long>(r.launches), static_cast<long long>(r.steps), r.exact_steps ? "True" : "False",
-              r.loop_nest.c_str(), r.seconds);
+              r.loop_nest.c_str(), r.seconds, by_k.c_str());
 }
 
 // The seed's notebook asks its tile rule for 24 bytes a sample (x, v, t); eagle's rule, and the
@@ -136,6 +138,7 @@ void demo(const DemoOptions& o) {
               Space::name(), Space().concurrency(), KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
               KOKKOS_VERSION % 100, static_cast<long long>(o.n), o.dt, static_cast<long long>(needed),
               static_cast<long long>(max_steps));
+  std::printf("built for %s\n", eagle::native_isa().c_str());
 
   const eagle::kernels::Oscillator oscillator{/*t_end=*/1.0, o.dt};
   print("k=1", run(eagle::deploy(oscillator, 1), o.n, max_steps));

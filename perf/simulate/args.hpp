@@ -38,7 +38,7 @@ inline const std::vector<ArmInfo>& arm_catalogue() {
       {"tile-nocompact", "eagle, host tile, compaction off (host spaces)", true, false},
       {"revive", "eagle, host tile, 2^16 samples in flight, revival (host spaces)", true, false},
       {"naive", "baseline A: a Kokkos parallel_for and parallel_reduce per step", true, false},
-      {"hand-simd", "baseline B: hand-written register SIMD, the host limit (host spaces)", true, false},
+      {"hand-simd", "baseline B, the limit: hand code for the build's ISA (host spaces)", true, false},
       {"odeint", "Boost.Odeint runge_kutta4 over OpenMP, static schedule (Lorenz only)", false, true},
   };
   return arms;

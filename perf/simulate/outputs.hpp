@@ -218,7 +218,7 @@ inline std::string machine_json(const Results& r) {
                      std::to_string(KOKKOS_VERSION % 100))
       << ", \"compiler\": " << json_string(__VERSION__) << ", \"hwloc\": {\"source\": " << json_string(c.source)
       << ", \"l1d_bytes\": " << c.l1d << ", \"l2_bytes\": " << c.l2 << ", \"l3_bytes\": " << c.l3
-      << "}, \"lane_pack_width\": " << pack_width<double> << "}";
+      << "}, \"lane_pack_width\": " << pack_width<double> << ", \"isa\": " << json_string(native_isa()) << "}";
   return out.str();
 }
 

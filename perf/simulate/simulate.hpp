@@ -2,7 +2,7 @@
 // eagle::simulate::measure: runs arms against batches on one execution space within a time
 // budget and keeps every timing. The function behind eagle-simulate (main.cpp).
 
-#include "../baselines/hand_simd.hpp"
+#include "../baselines/hand_limit.hpp"
 #include "../baselines/naive_kokkos.hpp"
 #if defined(EAGLE_SIMULATE_HAS_ODEINT)
 #include "../baselines/odeint_lorenz.hpp"
@@ -197,7 +197,7 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
     r.launches_by_k[1] = steps;
   } else if (arm == "hand-simd") {
     if constexpr (std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
-      perf::hand_simd_oscillator(b.state[0], b.state[1], b.state[2], b.inputs[0], 0.0, b.inputs[1], dt, max_steps);
+      perf::limit_oscillator(b.state[0], b.state[1], b.state[2], b.inputs[0], 0.0, b.inputs[1], dt, max_steps);
       r.seconds = timer.seconds();
       r.features = {1, b.sample_steps, b.sample_steps, 0};
     }

@@ -56,13 +56,12 @@ struct TilePlan {
   std::string why;
 };
 
-/// The tile sizes the host loop nest is compiled for: the lane loop has a compile-time trip count
-/// and the tile lives in local arrays, which is what lets the compiler vectorise it.
-using TileLadder = std::integer_sequence<int, 16, 32, 64, 128, 256, 512, 1024>;
+/// Tile sizes are powers of two from min_tile_lanes to max_tile_lanes: a tile is the unit of work
+/// a host thread takes, and the samples its group of lane packs refills from.
 inline constexpr std::int64_t min_tile_lanes = 16;
 inline constexpr std::int64_t max_tile_lanes = 1024;
 
-/// The largest compiled tile not above `lanes` (at least the smallest).
+/// The largest tile size not above `lanes` (at least the smallest).
 constexpr std::int64_t tile_rung_at_most(std::int64_t lanes) {
   std::int64_t rung = min_tile_lanes;
   while (rung * 2 <= lanes && rung < max_tile_lanes) rung *= 2;
@@ -80,7 +79,7 @@ struct TileRule {
 
   /// Tiles of the partition for samples whose tile working set is `bytes_per_sample`;
   /// `lanes_override` > 0 asks for a tile size (API or EAGLE_TILE_LANES), rounded down to a
-  /// compiled tile.
+  /// tile size.
   TilePlan plan(const Partition& part, std::int64_t bytes_per_sample, const CacheSizes& caches,
                 std::int64_t lanes_override = 0) const {
     if (bytes_per_sample <= 0) {
@@ -91,7 +90,7 @@ struct TileRule {
     if (lanes_override > 0) {
       p.lanes = tile_rung_at_most(lanes_override);
       p.why = "override: " + std::to_string(lanes_override) + " lanes asked";
-      if (p.lanes != lanes_override) p.why += ", compiled tile " + std::to_string(p.lanes);
+      if (p.lanes != lanes_override) p.why += ", tile of " + std::to_string(p.lanes);
     } else {
       std::int64_t l1d = caches.l1d;
       std::string cache_note = caches.source + " L1d " + std::to_string(l1d / 1024) + " KiB";

@@ -39,7 +39,7 @@ TEST(TileRule, CoversThePartitionExactly) {
 
 TEST(TileRule, SizedFromTheL1Share) {
   const TilePlan plan = TileRule{}.plan(Partition(0, 100000, 100000), 36, caches(32 * 1024));
-  EXPECT_EQ(plan.lanes, 128);  // 32 KiB * 0.25 / 36 B = 227 -> the compiled tile below, 128
+  EXPECT_EQ(plan.lanes, 128);  // 32 KiB * 0.25 / 36 B = 227 -> the tile size below, 128
   EXPECT_EQ(plan.tiles, (100000 + 127) / 128);
   EXPECT_NE(plan.why.find("test L1d 32 KiB"), std::string::npos) << plan.why;
 }
@@ -50,7 +50,7 @@ TEST(TileRule, ShrinksAsSamplesGrow) {
   for (std::int64_t bytes : {4, 8, 36, 100, 400, 2000}) {
     const TilePlan plan = TileRule{}.plan(part, bytes, caches(48 * 1024));
     EXPECT_LE(plan.lanes, previous) << bytes << " bytes";
-    EXPECT_EQ(plan.lanes, tile_rung_at_most(plan.lanes));  // a compiled tile
+    EXPECT_EQ(plan.lanes, tile_rung_at_most(plan.lanes));  // a tile size
     previous = plan.lanes;
   }
   EXPECT_EQ(previous, min_tile_lanes);
@@ -84,7 +84,7 @@ TEST(TileRule, OverrideWinsRoundedToACompiledTile) {
   EXPECT_EQ(exact.why, "override: 64 lanes asked");
   const TilePlan rounded = TileRule{}.plan(part, 36, caches(32 * 1024), 100);
   EXPECT_EQ(rounded.lanes, 64);
-  EXPECT_NE(rounded.why.find("compiled tile 64"), std::string::npos) << rounded.why;
+  EXPECT_NE(rounded.why.find("tile of 64"), std::string::npos) << rounded.why;
   EXPECT_EQ(TileRule{}.plan(part, 36, caches(32 * 1024), 1).lanes, min_tile_lanes);
   EXPECT_EQ(TileRule{}.plan(part, 36, caches(32 * 1024), 1 << 20).lanes, max_tile_lanes);
 }

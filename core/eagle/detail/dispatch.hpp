@@ -1,8 +1,7 @@
 #pragma once
-// The one place a runtime value becomes a template parameter: the launch's K rung and the host
-// tile's lanes, each from its compiled ladder.
+// The one place a runtime value becomes a template parameter: the launch's K rung, from the
+// compiled ladder.
 
-#include <eagle/host_tile.hpp>
 #include <eagle/ladder.hpp>
 
 #include <type_traits>
@@ -19,12 +18,6 @@ void with_compiled_impl(long long value, F& f, std::integer_sequence<int, Values
 template <class F>
 void with_rung(long long k, F&& f) {
   with_compiled_impl(rung_for(k), f, Ladder{});
-}
-
-/// Calls `f(std::integral_constant<int, L>{})` for a compiled tile of L = lanes.
-template <class F>
-void with_tile(long long lanes, F&& f) {
-  with_compiled_impl(lanes, f, TileLadder{});
 }
 
 }  // namespace eagle::detail

@@ -78,8 +78,10 @@ struct FusedSteps {
     code = check_finite(s, code);
 
     for (int f = 0; f < NS; ++f) state[f](i) = s[f];
-    book.terminated(i) = code != status::running;
-    book.status(i) = code;
+    if (code != status::running) {  // a running sample's flag and status stay as they were
+      book.terminated(i) = true;
+      book.status(i) = code;
+    }
     book.steps_taken(i) += taken;
     if (code == status::running && book.steps_taken(i) < max_steps) ++active;
   }

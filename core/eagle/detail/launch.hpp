@@ -39,7 +39,7 @@ struct Launcher {
   Fields<const T, NI, Mem> inputs;
   Bookkeeping<Mem> book;
   LoopNest nest;            ///< per_sample or tile (resolved)
-  std::int64_t tile_lanes;  ///< a compiled tile size, for the tile nest
+  std::int64_t tile_lanes;  ///< samples per tile, for the tile nest
   std::int64_t max_steps;
 
   /// Runs up to k steps of every slot that steps on; `refill`: see TiledSteps. Returns how many
@@ -49,12 +49,11 @@ struct Launcher {
     const std::string label = std::string("eagle::") + ModelTraits<Model>::name() + "[K=" + std::to_string(k);
     if constexpr (is_host_space<ExecSpace>) {
       if (nest == LoopNest::tile) {
-        with_tile(tile_lanes, [&](auto lanes) {
-          constexpr int Lanes = decltype(lanes)::value;
-          const TiledSteps<Model, Lanes, Mem> launch{model,     state, inputs, book, rows, static_cast<std::int32_t>(k),
-                                                     max_steps, refill};
-          Kokkos::parallel_reduce(label + ",tile=" + std::to_string(Lanes) + "]",
-                                  Range(exec, 0, (rows.count + Lanes - 1) / Lanes), launch, active);
+        with_rung(k, [&](auto rung) {
+          constexpr int K = decltype(rung)::value;
+          const TiledSteps<Model, K, Mem> launch{model, state, inputs, book, rows, tile_lanes, k, max_steps, refill};
+          Kokkos::parallel_reduce(label + ",tile=" + std::to_string(tile_lanes) + "]",
+                                  Range(exec, 0, (rows.count + tile_lanes - 1) / tile_lanes), launch, active);
         });
         return active;
       }
@@ -67,7 +66,7 @@ struct Launcher {
     return active;
   }
 
-  /// The most steps one tile launch may take: its step counter is 32 bits.
+  /// The most steps one tile launch may take: a float pack counts a lane's steps in 32 bits.
   static constexpr std::int64_t tile_step_limit = std::numeric_limits<std::int32_t>::max() - 1;
 };
 

@@ -1,10 +1,11 @@
 #pragma once
-// The fused launch for host execution spaces: one tile of samples per work item. Inside a tile,
-// groups of `interleave` lane packs advance together with their state in registers for the whole
-// launch: a sample's steps form a dependency chain, and only independent lanes side by side (in
-// SIMD lanes and in several registers at once) keep the arithmetic units busy. Finished lanes are
-// masked with selects, never branches. Models that declare `lane_packs` run on SIMD packs
-// (eagle/pack.hpp); others on single lanes, still interleaved.
+// The fused launch for host execution spaces: one tile of samples per work item. Inside a tile, a
+// group of `interleave` lane packs advances together with its state in registers: a sample's steps
+// form a dependency chain, and only independent lanes side by side (in SIMD lanes and in several
+// registers at once) keep the arithmetic units busy. Finished lanes are masked with selects, never
+// branches; every `look_every` steps the group looks at its lanes, with vector tests first, and
+// only packs whose lanes changed are visited lane by lane. Models that declare `lane_packs` run on
+// SIMD packs (eagle/pack.hpp); others on single lanes, still interleaved.
 
 #include <eagle/compaction.hpp>
 #include <eagle/detail/fused_steps.hpp>
@@ -17,6 +18,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
 
 namespace eagle::detail {
 
@@ -30,6 +34,14 @@ struct TileLane {
   using count = std::int64_t;
   static constexpr int width = 1;
   static void add(count& c, bool alive) { c += alive ? 1 : 0; }
+  static bool changed(bool a, bool b) { return a != b; }
+  static bool all(bool alive) { return alive; }
+  static void set(T& x, int, T value) { x = value; }
+  static T get(T x, int) { return x; }
+  static void set_mask(bool& m, int, bool value) { m = value; }
+  static bool get_mask(bool m, int) { return m; }
+  static void reset(count& c, int) { c = 0; }
+  static std::int64_t get_count(count c, int) { return c; }
 };
 template <class Model>
 struct TileLane<Model, true> {
@@ -39,14 +51,28 @@ struct TileLane<Model, true> {
   using count = PackCount<T>;
   static constexpr int width = pack_width<T>;
   static void add(count& c, const mask& alive) { c.add(alive); }
+  static bool changed(const mask& a, const mask& b) { return any(a ^ b); }
+  static bool all(const mask& alive) { return !any(!alive); }
+  static void set(type& x, int w, T value) { x.set(w, value); }
+  static T get(const type& x, int w) { return x[w]; }
+  static void set_mask(mask& m, int w, bool value) { m.set(w, value); }
+  static bool get_mask(const mask& m, int w) { return m[w]; }
+  static void reset(count& c, int w) { c.reset(w); }
+  static std::int64_t get_count(const count& c, int w) { return c[w]; }
 };
 
-/// One tile of `Lanes` slots per work item, advanced by one group of `interleave` lane packs, up
-/// to `limit` steps per sample per launch (never past a sample's cap). Each lane holds one sample
-/// at a time; with `refill`, once fewer than tile_refill_below of the group's lanes still run, the
-/// lanes whose samples stopped are written back and refilled with the tile's next samples, so SIMD
-/// work shrinks with the live samples instead of idling masked lanes (without: only once none runs).
-template <class Model, int Lanes, class Mem>
+/// Steps between looks at which lanes still run: a lane that finishes idles (masked) until the next
+/// look, on average half of this.
+inline constexpr int tile_look_every = 32;
+
+/// Tiles of `lanes` slots per work item, each advanced by one group of `interleave` lane packs, up
+/// to `limit` steps per sample per launch (never past a sample's cap); K, the rung of the launch,
+/// fixes the steps between looks (K or tile_look_every, the smaller), a compile-time trip count.
+/// Each lane holds one sample at a time; with `refill`, once fewer than tile_refill_below of the
+/// group's lanes still run, the lanes whose samples stopped are written back and refilled with the
+/// tile's next samples, so SIMD work shrinks with the live samples instead of idling masked lanes
+/// (without: only once none runs).
+template <class Model, int K, class Mem>
 struct TiledSteps {
   using T = typename ModelTraits<Model>::scalar_type;
   using Lane = TileLane<Model>;
@@ -54,194 +80,199 @@ struct TiledSteps {
   using Mask = typename Lane::mask;
   static constexpr int NS = ModelTraits<Model>::state_count;
   static constexpr int NI = ModelTraits<Model>::input_count;
-  static constexpr int W = TileLane<Model>::width;
-  /// Packs advanced side by side: independent chains hide the arithmetic's latency, but each pack's
-  /// state, inputs, mask and counter must stay within the 16 vector registers x86 has (measured on
-  /// the oscillator, 6 registers a pack, one thread, 10^9 sample-steps: 2 packs 2.21 s with SSE2
-  /// and 1.27 s with AVX2; 4 packs 2.11 s and 1.40 s, where they spill; with a per-sample end time,
-  /// 7 registers a pack, two threads, SSE2: 2 packs 1.12 s, 1 pack 2.03 s).
-  static constexpr int interleave = std::clamp(16 / (NS + NI + 2), 1, 4);
+  static constexpr int W = Lane::width;
+  /// Packs advanced side by side: as many as the vector registers hold with each pack's state,
+  /// inputs, mask and step count (eagle-bench-oscillator measures the tile against hand code).
+  static constexpr int interleave = std::clamp(native_vector_registers / (NS + NI + 3), 1, 8);
   static constexpr int group = interleave * W;
-  /// Steps between looks at which lanes still run.
-  static constexpr std::int32_t steps_between_checks = 8;
+  static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
+  static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
+  /// Lanes that must still run before freed lanes are refilled.
+  static constexpr int refill_threshold = std::max(1, static_cast<int>(tile_refill_below* group + 0.999));
 
   Model model;
   Fields<T, NS, Mem> state;
   Fields<const T, NI, Mem> inputs;
   Bookkeeping<Mem> book;
   Rows<Mem> rows;
-  std::int32_t limit;
+  std::int64_t lanes;  ///< slots per tile
+  std::int64_t limit;
   std::int64_t max_steps;
   bool refill;  ///< refill lanes early (compaction on); else only once no lane runs
-  /// Lanes that must still run before freed lanes are refilled.
-  static constexpr int refill_threshold = std::max(1, static_cast<int>(tile_refill_below* group + 0.999));
 
-  /// The group's lanes: pack g holds lanes g*W .. g*W+W-1.
-  struct Group {
+  /// What a burst keeps in registers: pack p holds lanes p*W .. p*W+W-1.
+  struct Packs {
     Values<P, NS> s[interleave] = {};
     Values<P, NI> in[interleave] = {};
     Mask alive[interleave] = {};  // lanes stepping
     typename Lane::count ran[interleave] = {};
     std::uint8_t code[interleave] = {};  // single lanes only: the status a lane ended with
-    std::int64_t row[group];             // the lane's row; -1: empty
-    std::int32_t left[group];            // steps the lane may still take this launch
-    bool exhausted[group];               // stopped by its step budget, still running
+  };
+  /// The group's packs and each lane's bookkeeping. `clock` counts the group's steps this launch.
+  struct Group : Packs {
+    Mask seen[interleave] = {};             // `alive` at the last look
+    std::int64_t row[interleave][W] = {};   // the lane's row; -1: empty
+    std::int64_t stop[interleave][W] = {};  // the clock at which the lane's step budget ends
+    std::int64_t soonest[interleave] = {};  // the pack's earliest stop
+    bool exhausted[interleave][W] = {};     // stopped by its step budget, still running
+    std::int64_t clock = 0;
+    int live = 0;
   };
 
   void operator()(const std::int64_t tile, std::int64_t& active) const {
-    const std::int64_t last = std::min<std::int64_t>(rows.count, (tile + 1) * Lanes);
-    std::int64_t next = tile * Lanes;  // the tile's next slot to load
+    const std::int64_t last = std::min<std::int64_t>(rows.count, (tile + 1) * lanes);
+    std::int64_t next = tile * lanes;  // the tile's next slot to load
     const Model m = model;             // parameters in registers
-    const int refill_at = refill ? refill_threshold : 1;
-    Group lanes;
+    Group g;
     // Lanes never filled still compute (masked): give them a real sample's values.
     const std::int64_t first_row = rows.row(next);
-    for (int g = 0; g < interleave; ++g) {
-      for (int f = 0; f < NS; ++f) lanes.s[g][f] = P(state[f](first_row));
-      for (int f = 0; f < NI; ++f) lanes.in[g][f] = P(inputs[f](rows.sample(first_row)));
-      lanes.alive[g] = Mask(false);
+    for (int p = 0; p < interleave; ++p) {
+      for (int f = 0; f < NS; ++f) g.s[p][f] = P(state[f](first_row));
+      for (int f = 0; f < NI; ++f) g.in[p][f] = P(inputs[f](rows.sample(first_row)));
+      g.alive[p] = Mask(false);
+      for (int w = 0; w < W; ++w) g.row[p][w] = -1;
     }
-    for (int l = 0; l < group; ++l) {
-      lanes.row[l] = -1;
-      lanes.left[l] = 0;
-      lanes.exhausted[l] = false;
+    refill_lanes(g, next, last, active);
+    while (g.live > 0) {
+      std::int64_t first_stop = never;
+      for (int p = 0; p < interleave; ++p) first_stop = std::min(first_stop, g.soonest[p]);
+      const std::int64_t steps = std::min<std::int64_t>(look_every, first_stop - g.clock);
+      run_burst(g, m, steps);
+      g.clock += steps;
+      look(g);
+      if (g.live < (refill ? refill_threshold : 1) && next < last) refill_lanes(g, next, last, active);
     }
-
-    for (;;) {
-      int live = 0;
-      std::int32_t burst = steps_between_checks;
-      for (int l = 0; l < group; ++l) {
-        if (lanes.row[l] < 0 || !lane_alive(lanes, l)) continue;
-        if (lanes.left[l] == 0) {  // out of budget: masked from now on, written back as running
-          lanes.exhausted[l] = true;
-          set_mask_lane(lanes.alive[l / W], l % W, false);
-          continue;
-        }
-        ++live;
-        burst = std::min(burst, lanes.left[l]);
+    for (int p = 0; p < interleave; ++p) {
+      for (int w = 0; w < W; ++w) {
+        if (g.row[p][w] >= 0) active += retire(g, p, w);
       }
-      if (live < refill_at && next < last) {
-        for (int l = 0; l < group; ++l) {
-          if (lanes.row[l] >= 0 && !lane_alive(lanes, l)) active += retire(lanes, l);
-          if (lanes.row[l] < 0 && fill(lanes, l, next, last)) {
-            ++live;
-            burst = std::min(burst, lanes.left[l]);
-          }
-        }
-      }
-      if (live == 0) break;
-
-      for (std::int32_t k = 0; k < burst; ++k) {
-        for (int g = 0; g < interleave; ++g) {
-          // Field by field: an aggregate copy of the array goes through memory in halves, and the
-          // full-width reload then stalls on store forwarding.
-          P before[NS];
-          for (int f = 0; f < NS; ++f) before[f] = lanes.s[g][f];
-          const auto result = m.step(lanes.s[g], static_cast<const Values<P, NI>&>(lanes.in[g]));
-          for (int f = 0; f < NS; ++f) lanes.s[g][f] = select(lanes.alive[g], lanes.s[g][f], before[f]);
-          Lane::add(lanes.ran[g], lanes.alive[g]);
-          if constexpr (W == 1) {
-            const std::uint8_t now = outcome(result);
-            lanes.code[g] = lanes.alive[g] ? now : lanes.code[g];
-            lanes.alive[g] = lanes.alive[g] && now == status::running;
-          } else {
-            lanes.alive[g] = static_cast<Mask>(lanes.alive[g] & !result);
-          }
-        }
-      }
-      for (int l = 0; l < group; ++l) {
-        if (lanes.row[l] >= 0 && !lanes.exhausted[l]) lanes.left[l] -= std::min(burst, lanes.left[l]);
-      }
-    }
-    for (int l = 0; l < group; ++l) {
-      if (lanes.row[l] >= 0) active += retire(lanes, l);
     }
   }
 
  private:
-  static bool lane_alive(const Group& lanes, int l) { return get_mask_lane(lanes.alive[l / W], l % W); }
+  /// Calls f(integral_constant<int, i>) for i in [0, N): constant indices let the compiler keep
+  /// every field of a burst's packs in a register of its own.
+  template <int N, class F>
+  EAGLE_HOST_FORCEINLINE static void for_each_index(F&& f) {
+    for_each_index(f, std::make_integer_sequence<int, N>{});
+  }
+  template <class F, int... is>
+  EAGLE_HOST_FORCEINLINE static void for_each_index(F& f, std::integer_sequence<int, is...>) {
+    (f(std::integral_constant<int, is>{}), ...);
+  }
 
-  /// Loads the next slot that may step into empty lane `l`; false when the tile has none left.
-  bool fill(Group& lanes, int l, std::int64_t& next, std::int64_t last) const {
-    const int g = l / W;
-    const int w = l % W;
+  /// One masked step of pack p.
+  template <int p>
+  EAGLE_HOST_FORCEINLINE static void step_pack(Packs& b, const Model& m) {
+    P before[NS];
+    for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
+    const auto result = m.step(b.s[p], static_cast<const Values<P, NI>&>(b.in[p]));
+    for_each_index<NS>([&](auto f) { b.s[p][f.value] = select(b.alive[p], b.s[p][f.value], before[f.value]); });
+    Lane::add(b.ran[p], b.alive[p]);
+    if constexpr (W == 1) {
+      const std::uint8_t now = outcome(result);
+      b.code[p] = b.alive[p] ? now : b.code[p];
+      b.alive[p] = b.alive[p] && now == status::running;
+    } else {
+      b.alive[p] = static_cast<Mask>(b.alive[p] & !result);
+    }
+  }
+  /// Pack p of `from` into `to`, field by field (a whole-struct copy is a memcpy call).
+  template <int p>
+  EAGLE_HOST_FORCEINLINE static void copy_pack(const Packs& from, Packs& to) {
+    for_each_index<NS>([&](auto f) { to.s[p][f.value] = from.s[p][f.value]; });
+    for_each_index<NI>([&](auto f) { to.in[p][f.value] = from.in[p][f.value]; });
+    to.alive[p] = from.alive[p], to.ran[p] = from.ran[p], to.code[p] = from.code[p];
+  }
+
+  /// `steps` masked steps of every pack, on a local copy of the group's packs.
+  static void run_burst(Group& g, const Model& m, std::int64_t steps) {
+    Packs b;
+    for_each_index<interleave>([&](auto p) { copy_pack<p>(g, b); });
+    const auto step = [&](auto p) { step_pack<p>(b, m); };
+    if (steps == look_every) {
+      for (int k = 0; k < look_every; ++k) for_each_index<interleave>(step);
+    } else {
+      for (std::int64_t k = 0; k < steps; ++k) for_each_index<interleave>(step);
+    }
+    for_each_index<interleave>([&](auto p) { copy_pack<p>(b, g); });
+  }
+
+  /// After a burst: lanes out of budget are masked (written back as running), and lanes that
+  /// stopped no longer bound the bursts; the live count follows. A pack still all running before
+  /// its first stop costs one vector test.
+  static void look(Group& g) {
+    for (int p = 0; p < interleave; ++p) {
+      if (g.soonest[p] > g.clock && !Lane::changed(g.alive[p], g.seen[p])) continue;
+      for (int w = 0; w < W; ++w) {
+        if (g.row[p][w] < 0) continue;
+        if (Lane::get_mask(g.alive[p], w) && g.stop[p][w] <= g.clock) {
+          g.exhausted[p][w] = true;
+          Lane::set_mask(g.alive[p], w, false);
+        }
+        if (!Lane::get_mask(g.alive[p], w)) g.stop[p][w] = never;
+      }
+      g.soonest[p] = *std::min_element(g.stop[p], g.stop[p] + W);
+      g.live -= count(g.seen[p]) - count(g.alive[p]);
+      g.seen[p] = g.alive[p];
+    }
+  }
+
+  /// Writes back every lane whose sample stopped and loads the tile's next samples into the free
+  /// lanes; recounts the live lanes.
+  void refill_lanes(Group& g, std::int64_t& next, std::int64_t last, std::int64_t& active) const {
+    g.live = 0;
+    for (int p = 0; p < interleave; ++p) {
+      for (int w = 0; w < W; ++w) {
+        if (g.row[p][w] >= 0 && !Lane::get_mask(g.alive[p], w)) active += retire(g, p, w);
+        if (g.row[p][w] < 0) fill(g, p, w, next, last);
+      }
+      g.seen[p] = g.alive[p];
+      g.live += count(g.alive[p]);
+      g.soonest[p] = *std::min_element(g.stop[p], g.stop[p] + W);
+    }
+  }
+
+  /// Loads the next slot that may step into empty lane (p, w), or leaves it empty (stop: never).
+  void fill(Group& g, int p, int w, std::int64_t& next, std::int64_t last) const {
+    g.stop[p][w] = never;
     while (next < last) {
       const std::int64_t r = rows.row(next++);
       if (book.terminated(r)) continue;
       const std::int64_t budget = step_budget(book, r, limit, max_steps);
       if (budget <= 0) continue;  // at the cap: not stepped again
       const std::int64_t sample = rows.sample(r);
-      for (int f = 0; f < NS; ++f) set_lane(lanes.s[g][f], w, state[f](r));
-      for (int f = 0; f < NI; ++f) set_lane(lanes.in[g][f], w, inputs[f](sample));
-      set_mask_lane(lanes.alive[g], w, true);
-      reset_ran(lanes.ran[g], w);
-      if constexpr (W == 1) lanes.code[g] = status::running;
-      lanes.row[l] = r;
-      lanes.left[l] = static_cast<std::int32_t>(budget);
-      lanes.exhausted[l] = false;
-      return true;
+      for (int f = 0; f < NS; ++f) Lane::set(g.s[p][f], w, state[f](r));
+      for (int f = 0; f < NI; ++f) Lane::set(g.in[p][f], w, inputs[f](sample));
+      Lane::set_mask(g.alive[p], w, true);
+      Lane::reset(g.ran[p], w);
+      if constexpr (W == 1) g.code[p] = status::running;
+      g.row[p][w] = r;
+      g.stop[p][w] = g.clock + budget;
+      g.exhausted[p][w] = false;
+      return;
     }
-    return false;
   }
 
-  /// Writes lane `l`'s sample back and empties the lane; returns 1 if the sample still runs.
-  std::int64_t retire(Group& lanes, int l) const {
-    const int g = l / W;
-    const int w = l % W;
-    const std::int64_t r = lanes.row[l];
+  /// Writes lane (p, w)'s sample back and empties the lane; returns 1 if the sample still runs.
+  std::int64_t retire(Group& g, int p, int w) const {
+    const std::int64_t r = g.row[p][w];
     bool finite = true;
     for (int f = 0; f < NS; ++f) {
-      const T x = get_lane(lanes.s[g][f], w);
+      const T x = Lane::get(g.s[p][f], w);
       state[f](r) = x;
       finite = finite && is_finite(x);
     }
-    std::uint8_t ended = lanes.exhausted[l] || lane_alive(lanes, l) ? status::running : status::finished;
-    if constexpr (W == 1) ended = lanes.code[g];
+    std::uint8_t ended = g.exhausted[p][w] || Lane::get_mask(g.alive[p], w) ? status::running : status::finished;
+    if constexpr (W == 1) ended = g.code[p];
     if (!finite) ended = status::non_finite;
-    book.steps_taken(r) += ran_of(lanes.ran[g], w);
+    book.steps_taken(r) += Lane::get_count(g.ran[p], w);
     book.terminated(r) = ended != status::running;
     book.status(r) = ended;
-    set_mask_lane(lanes.alive[g], w, false);
-    lanes.row[l] = -1;
+    Lane::set_mask(g.alive[p], w, false);
+    g.row[p][w] = -1;
+    g.stop[p][w] = never;
     return ended == status::running && book.steps_taken(r) < max_steps ? 1 : 0;
-  }
-
-  // Lane access that reads the same for packs and single lanes.
-  static void set_lane(P& x, int w, T value) {
-    if constexpr (W == 1)
-      x = value;
-    else
-      x.set(w, value);
-  }
-  static T get_lane(const P& x, int w) {
-    if constexpr (W == 1)
-      return x;
-    else
-      return x[w];
-  }
-  static void reset_ran(typename Lane::count& c, int w) {
-    if constexpr (W == 1)
-      c = 0;
-    else
-      c.reset(w);
-  }
-  static std::int64_t ran_of(const typename Lane::count& c, int w) {
-    if constexpr (W == 1)
-      return c;
-    else
-      return c[w];
-  }
-  static void set_mask_lane(Mask& m, int w, bool value) {
-    if constexpr (W == 1)
-      m = value;
-    else
-      m.set(w, value);
-  }
-  static bool get_mask_lane(const Mask& m, int w) {
-    if constexpr (W == 1)
-      return m;
-    else
-      return m[w];
   }
 };
 
