@@ -104,7 +104,7 @@ struct Pack {
   using vector_type = typename NativeVector<T>::type;
   vector_type v;
 
-  Pack() : v() {}
+  Pack() = default;  // uninitialised, as a double is: no zeroing on every burst's local packs
   Pack(T scalar) : v(vector_type{} + scalar) {}  // NOLINT: scalars broadcast, as in the step body
   explicit Pack(vector_type vector) : v(vector) {}
 
@@ -144,7 +144,7 @@ struct PackMask {
   using vector_type = typename NativeVector<T>::mask;
   vector_type m;
 
-  PackMask() : m() {}
+  PackMask() = default;
   explicit PackMask(vector_type mask) : m(mask) {}
   PackMask(bool b) : m(vector_type{} + (b ? mask_int_t<T>(-1) : mask_int_t<T>(0))) {}  // NOLINT
 
@@ -160,7 +160,7 @@ struct PackMask {
 /// is all ones, -1), no select.
 template <class T>
 struct PackCount {
-  typename NativeVector<T>::mask c{};
+  typename NativeVector<T>::mask c;  // zeroed where its holder is value-initialised
   void add(PackMask<T> mask) { c -= mask.m; }
   void reset(int lane) { c[lane] = 0; }
   std::int64_t operator[](int lane) const { return static_cast<std::int64_t>(c[lane]); }

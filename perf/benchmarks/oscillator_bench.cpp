@@ -110,6 +110,22 @@ void bench(benchmark::State& st, Arm arm, eagle::kernels::Spread spread) {
   }
 }
 
+/// The tile with a fixed K per launch, n = 10^5: how long K must be for launches to cost under 1 %
+/// of the run (tile_steps_per_launch).
+void bench_tile_k(benchmark::State& st) {
+  Batch b(100000, eagle::kernels::Spread::uniform);
+  const eagle::kernels::Oscillator model{1.0, dt};
+  eagle::Report report;
+  for (auto _ : st) {
+    st.PauseTiming();
+    b.reset();
+    st.ResumeTiming();
+    report = eagle::run_until_done(Space(), eagle::deploy(model, st.range(0)), eagle::state(b.x, b.v, b.t),
+                                   eagle::inputs(b.omega), max_steps);
+  }
+  st.counters["launches"] = static_cast<double>(report.launches);
+}
+
 /// All arms must compute the same numbers: each once on small batches against eagle_k1.
 bool arms_agree(bool to_rounding) {
   bool ok = true;
@@ -158,6 +174,11 @@ int main(int argc, char* argv[]) {
       }
     }
   }
+  benchmark::RegisterBenchmark("uniform/eagle_tile_fixed_k/100000", bench_tile_k)
+      ->RangeMultiplier(4)
+      ->Range(16, 1024)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   eagle::perf::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   for (const char* batch : {"uniform/", "spread-1000/"}) {

@@ -101,12 +101,13 @@ struct TiledSteps {
   bool refill;  ///< refill lanes early (compaction on); else only once no lane runs
 
   /// What a burst keeps in registers: pack p holds lanes p*W .. p*W+W-1.
+  /// No initialisers: a burst's local copy is filled field by field, never zeroed first.
   struct Packs {
-    Values<P, NS> s[interleave] = {};
-    Values<P, NI> in[interleave] = {};
-    Mask alive[interleave] = {};  // lanes stepping
-    typename Lane::count ran[interleave] = {};
-    std::uint8_t code[interleave] = {};  // single lanes only: the status a lane ended with
+    Values<P, NS> s[interleave];
+    Values<P, NI> in[interleave];
+    Mask alive[interleave];  // lanes stepping
+    typename Lane::count ran[interleave];
+    std::uint8_t code[interleave];  // single lanes only: the status a lane ended with
   };
   /// The group's packs and each lane's bookkeeping. `clock` counts the group's steps this launch.
   struct Group : Packs {
@@ -123,7 +124,7 @@ struct TiledSteps {
     const std::int64_t last = std::min<std::int64_t>(rows.count, (tile + 1) * lanes);
     std::int64_t next = tile * lanes;  // the tile's next slot to load
     const Model m = model;             // parameters in registers
-    Group g;
+    Group g{};
     // Lanes never filled still compute (masked): give them a real sample's values.
     const std::int64_t first_row = rows.row(next);
     for (int p = 0; p < interleave; ++p) {
@@ -223,6 +224,10 @@ struct TiledSteps {
   void refill_lanes(Group& g, std::int64_t& next, std::int64_t last, std::int64_t& active) const {
     g.live = 0;
     for (int p = 0; p < interleave; ++p) {
+      if (Lane::all(g.alive[p])) {  // every lane running: nothing to write back or load
+        g.live += W;
+        continue;
+      }
       for (int w = 0; w < W; ++w) {
         if (g.row[p][w] >= 0 && !Lane::get_mask(g.alive[p], w)) active += retire(g, p, w);
         if (g.row[p][w] < 0) fill(g, p, w, next, last);
