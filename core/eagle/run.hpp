@@ -74,29 +74,42 @@ std::int64_t initialise_status(const ExecSpace& exec, const Kokkos::View<bool*, 
   return running;
 }
 
-/// Fills the report from the per-sample bookkeeping in one pass on the host: counts by status,
-/// the first failing samples, the longest sample and the work done.
-template <class Mem>
-void summarise(const Bookkeeping<Mem>& book, Report& report) {
-  const auto codes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), book.status);
-  const auto taken = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), book.steps_taken);
-  report.finished = report.unfinished = report.failed = 0;
-  report.longest_sample_steps = report.sample_steps = 0;
-  for (std::size_t i = 0; i < codes.extent(0); ++i) {
-    report.longest_sample_steps = std::max(report.longest_sample_steps, taken(i));
-    report.sample_steps += taken(i);
-    const std::uint8_t code = codes(i);
-    if (code == status::running)
-      ++report.unfinished;
-    else if (code == status::finished)
-      ++report.finished;
-    else {
-      ++report.failed;
-      ++report.failures[code];
-      if (report.first_failures.size() < Report::failures_named) {
-        report.first_failures.push_back({static_cast<std::int64_t>(i), code});
-      }
-    }
+/// Fills the report from the per-sample bookkeeping: counts by status, the longest sample and the
+/// work done as reductions on the run's space; the first failing samples and the failures by code
+/// on the host, only when some failed.
+template <class ExecSpace, class Mem>
+void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& report) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const auto n = static_cast<std::int64_t>(book.status.extent(0));
+  const auto codes = book.status;
+  const auto taken = book.steps_taken;
+  std::int64_t running = 0, finished = 0, longest = 0, sample_steps = 0;
+  Kokkos::parallel_reduce(
+      "eagle::summary_counts", Range(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r, std::int64_t& f) {
+        r += codes(i) == status::running ? 1 : 0;
+        f += codes(i) == status::finished ? 1 : 0;
+      },
+      running, finished);
+  Kokkos::parallel_reduce(
+      "eagle::summary_steps", Range(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += taken(i); }, sample_steps);
+  Kokkos::parallel_reduce(
+      "eagle::summary_longest", Range(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) { m = taken(i) > m ? taken(i) : m; },
+      Kokkos::Max<std::int64_t>(longest));
+  report.unfinished = running;
+  report.finished = finished;
+  report.failed = n - running - finished;
+  report.sample_steps = sample_steps;
+  report.longest_sample_steps = n > 0 ? longest : 0;
+  if (report.failed == 0) return;
+  const auto host_codes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), codes);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint8_t code = host_codes(i);
+    if (code == status::running || code == status::finished) continue;
+    ++report.failures[code];
+    if (report.first_failures.size() < Report::failures_named) report.first_failures.push_back({i, code});
   }
 }
 
@@ -410,7 +423,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   }
   restore_order();
 
-  detail::summarise(book, report);
+  detail::summarise(exec, book, report);
   report.exact_steps = report.longest_sample_steps == report.steps;
   report.capped = report.unfinished > 0;
   report.seconds = seconds_before + timer.seconds();

@@ -115,9 +115,11 @@ inline std::pair<std::int64_t, std::int64_t> tile_range(const Partition& part, c
   return {begin, std::min(part.end, begin + plan.lanes)};
 }
 
-/// Steps a host tile launch asks for when eagle picks: as many as it can. Each launch re-reads the
-/// state planes, so fewer, longer launches are faster; this bound keeps a progress report coming
-/// every few hundred milliseconds on large batches.
-inline constexpr std::int64_t tile_steps_per_launch = 1024;
+/// Steps a host tile launch asks for when eagle picks, the largest K of the host: each launch
+/// writes every running sample back and loads it into a lane again, which costs about as much as
+/// 60 steps of the oscillator (eagle-bench-oscillator's eagle_tile_fixed_k rows), so launches
+/// cost under 1 % of the run only from about 6000 steps on. A progress report then comes every
+/// 8192 steps.
+inline constexpr std::int64_t tile_steps_per_launch = 8192;
 
 }  // namespace eagle
