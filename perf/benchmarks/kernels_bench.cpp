@@ -96,7 +96,7 @@ void register_model(const std::string& name, const Model& model, const Batch<Mod
 void run_lorenz_baseline(const std::string& arm, const Batch<eagle::kernels::Lorenz>& b) {
   const eagle::kernels::Lorenz m;
   if (arm == "A_naive_kokkos") {
-    eagle::perf::naive_model(m, b.state, b.in, 100000000);
+    eagle::perf::naive_model(Space(), m, b.state, b.in, Kokkos::View<bool*, Kokkos::HostSpace>("done", b.n), 100000000);
   } else {
     eagle::perf::limit_lorenz(b.state[0], b.state[1], b.state[2], b.state[3], b.in[0], m.sigma, m.beta, m.dt, m.t_end,
                               100000000);

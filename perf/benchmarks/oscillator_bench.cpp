@@ -18,6 +18,7 @@
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -81,8 +82,8 @@ eagle::Report run_eagle(Arm arm, const Model& model, const Inputs& inputs, Batch
 eagle::Report run_arm(Arm arm, Batch& b) {
   switch (arm) {
     case Arm::naive:
-      eagle::perf::naive_oscillator(Space(), b.x, b.v, b.t, Plane::const_type(b.omega), Plane::const_type(b.ends),
-                                    b.done, dt, max_steps);
+      eagle::perf::naive_model(Space(), eagle::kernels::OscillatorUntil{dt}, std::array<Plane, 3>{b.x, b.v, b.t},
+                               std::array<Plane, 2>{b.omega, b.ends}, b.done, max_steps);
       return {};
     case Arm::limit:
       eagle::perf::limit_oscillator(b.x, b.v, b.t, b.omega, 1.0, b.uniform() ? Plane() : b.ends, dt, max_steps);

@@ -18,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -188,10 +189,10 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
   Kokkos::Timer timer;
   const auto n = static_cast<double>(b.part.size());
   if (arm == "naive") {
-    const auto& s = b.state;
-    const std::int64_t steps =
-        perf::naive_oscillator(Space(), s[0], s[1], s[2], typename Batch<Space>::Plane::const_type(b.inputs[0]),
-                               typename Batch<Space>::Plane::const_type(b.inputs[1]), b.done, dt, max_steps);
+    using Plane = typename Batch<Space>::Plane;
+    const std::int64_t steps = perf::naive_model(Space(), kernels::OscillatorUntil{dt},
+                                                 std::array<Plane, 3>{b.state[0], b.state[1], b.state[2]},
+                                                 std::array<Plane, 2>{b.inputs[0], b.inputs[1]}, b.done, max_steps);
     r.seconds = timer.seconds();
     r.features = {2.0 * static_cast<double>(steps), b.sample_steps, n * static_cast<double>(steps), 0};
     r.launches_by_k[1] = steps;
