@@ -209,16 +209,18 @@ inline void check_rows_agree(const Checkpoint& c) {
                "names row " + std::to_string(r) + " outside the span or twice");
     seen[static_cast<std::size_t>(r)] = true;
   }
+  // No launch asks for more than max_steps. With revival each sample is capped on its own steps;
+  // otherwise the launches together are (compared before adding, so the sum cannot overflow).
   std::int64_t steps = 0;
   for (const auto& h : c.history) {
-    fail_field(h[0] > 0 && h[2] >= 0 && h[2] <= h[1] && h[1] <= n, "history",
+    fail_field(h[0] > 0 && h[0] <= c.max_steps && h[2] >= 0 && h[2] <= h[1] && h[1] <= n, "history",
                "holds a launch of " + std::to_string(h[0]) + " steps from " + std::to_string(h[1]) + " to " +
                    std::to_string(h[2]) + " running samples");
+    if (c.in_flight > 0) continue;
+    fail_field(h[0] <= c.max_steps - steps, "history",
+               "asks for more steps in all than max_steps " + std::to_string(c.max_steps));
     steps += h[0];
   }
-  // With revival each sample is capped on its own steps; otherwise the launches are.
-  fail_field(c.in_flight > 0 || steps <= c.max_steps, "history",
-             "asks for " + std::to_string(steps) + " steps, past max_steps " + std::to_string(c.max_steps));
 }
 
 }  // namespace detail

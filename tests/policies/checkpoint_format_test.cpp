@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -176,7 +177,18 @@ TEST(CheckpointFormat, FieldsThatDisagreeAreRefusedByName) {
        [](Checkpoint& c) {
          c.history[1] = {97, 2, 1};
        },
-       "checkpoint field 'history' asks for 101 steps, past max_steps 100"},
+       "checkpoint field 'history' asks for more steps in all than max_steps 100"},
+      {"launch past the cap",
+       [](Checkpoint& c) {
+         c.history[1] = {101, 2, 1};
+       },
+       "checkpoint field 'history' holds a launch of 101 steps from 2 to 1 running samples"},
+      {"launches whose sum overflows",  // found by the checkpoint fuzzer
+       [](Checkpoint& c) {
+         c.max_steps = std::numeric_limits<std::int64_t>::max() - 1;
+         c.history = {{c.max_steps - 1, 3, 2}, {c.max_steps - 1, 2, 1}};
+       },
+       "checkpoint field 'history' asks for more steps in all than max_steps 9223372036854775806"},
       {"non-positive cap", [](Checkpoint& c) { c.max_steps = 0; },
        "checkpoint field 'max steps' must be positive, holds 0"},
       {"negative seconds", [](Checkpoint& c) { c.seconds = -1.0; },
