@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Builds Kokkos + Kokkos Kernels (Serial + OpenMP) from the sources in Debian's `trilinos` source
-# package and installs them under a cache folder, so reruns are free. /etc/apt is never touched:
-# the deb-src line lives in a private sources list that points at the system's own mirror.
-# With the argument `debug`, a second install with Kokkos' debug mode and View bounds checks.
+# Builds Kokkos + Kokkos Kernels from the sources in Debian's `trilinos` source package and installs
+# them under a cache folder, so reruns are free. /etc/apt is never touched: the deb-src line lives in
+# a private sources list that points at the system's own mirror.
+#   release  Serial + OpenMP (the default)
+#   debug    the same with Kokkos' debug mode and View bounds checks
+#   cuda     Serial + OpenMP + CUDA for Ampere (sm_80; its PTX also loads on Hopper), compiled with
+#            Kokkos' nvcc_wrapper after kokkos-3.4.1-cuda13.patch (beside this script) adapts 3.4.1
+#            to CUDA 13. nvcc comes from CUDACXX, PATH or /usr/local/cuda/bin.
 # Prints nothing but the install prefix on stdout (progress goes to stderr).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 variant=${1:-release}
+backends=(-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON)
+compiler=()
 case $variant in
-  release) suffix="" kokkos_debug=(-DCMAKE_BUILD_TYPE=Release) ;;
-  debug) suffix=-debug kokkos_debug=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON) ;;
-  *) echo "usage: $0 [release|debug]" >&2; exit 2 ;;
+  release) name=openmp kokkos_debug=(-DCMAKE_BUILD_TYPE=Release) ;;
+  debug) name=openmp-debug kokkos_debug=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON) ;;
+  cuda)
+    name=cuda kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
+    backends+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_AMPERE80=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON)
+    ;;
+  *) echo "usage: $0 [release|debug|cuda]" >&2; exit 2 ;;
 esac
 cache=${EAGLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eagle}
-prefix=$cache/kokkos-3.4.1-openmp$suffix
+prefix=$cache/kokkos-3.4.1-$name
 stamp=$prefix/.eagle-complete
 if [[ -f $stamp ]]; then echo "$prefix"; exit 0; fi
 
@@ -45,19 +56,39 @@ if [[ ! -d $src_dir/kokkos || ! -d $src_dir/kokkos-kernels ]]; then
   tar xf "$tarball" -C "$src_dir" --strip-components=2 --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
 fi
 
+# The CUDA build compiles a patched copy of the sources; the host builds use them as shipped.
+kokkos_src=$src_dir/kokkos
+if [[ $variant == cuda ]]; then
+  eagle_doing "finding nvcc" "install the CUDA toolkit, or point CUDACXX at its nvcc"
+  nvcc=$(eagle_find_nvcc)
+  [[ -n $nvcc ]] || { echo "eagle setup: no nvcc (looked at CUDACXX, PATH, /usr/local/cuda/bin); install the CUDA toolkit or set CUDACXX" >&2; exit 1; }
+  PATH=$(dirname "$nvcc"):$PATH
+  export PATH
+  eagle_doing "patching Kokkos 3.4.1 for CUDA 13" "delete $src_dir/kokkos-cuda and rerun"
+  if [[ ! -f $src_dir/kokkos-cuda/.eagle-patched ]]; then
+    rm -rf "$src_dir/kokkos-cuda"
+    cp -r "$src_dir/kokkos" "$src_dir/kokkos-cuda"
+    patch -d "$src_dir/kokkos-cuda" -p1 --quiet < "$here/kokkos-3.4.1-cuda13.patch"
+    touch "$src_dir/kokkos-cuda/.eagle-patched"
+  fi
+  kokkos_src=$src_dir/kokkos-cuda
+  compiler=(-DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper")
+fi
+
 jobs=$(nproc)
 eagle_doing "building Kokkos into $prefix" "see the compiler output above; delete $cache to start over"
-log "building Kokkos (Serial+OpenMP, $variant) into $prefix"
+log "building Kokkos ($variant) into $prefix"
 rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels" "$prefix"
-cmake -S "$src_dir/kokkos" -B "$cache/build-kokkos" "${kokkos_debug[@]}" \
-  -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" \
-  -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON >&2
+cmake -S "$kokkos_src" -B "$cache/build-kokkos" "${kokkos_debug[@]}" "${compiler[@]}" \
+  -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" "${backends[@]}" >&2
 cmake --build "$cache/build-kokkos" -j "$jobs" >&2
 cmake --install "$cache/build-kokkos" >&2
+# Kokkos Kernels (and eagle) compile with the installed wrapper, as users do.
+[[ $variant == cuda ]] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
 
 eagle_doing "building Kokkos Kernels into $prefix" "see the compiler output above; delete $cache to start over"
 log "building Kokkos Kernels (no explicit instantiation) into $prefix"
-cmake -S "$src_dir/kokkos-kernels" -B "$cache/build-kokkos-kernels" "${kokkos_debug[@]}" \
+cmake -S "$src_dir/kokkos-kernels" -B "$cache/build-kokkos-kernels" "${kokkos_debug[@]}" "${compiler[@]}" \
   -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
   -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
   -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_ORDINAL_INT=OFF \

@@ -37,6 +37,15 @@ eagle_debian_mirror() {
   return 0
 }
 
+# The CUDA compiler: CUDACXX, then PATH, then the toolkit's default place. Prints nothing when none.
+eagle_find_nvcc() {
+  local candidate
+  for candidate in "${CUDACXX:-}" "$(command -v nvcc || true)" /usr/local/cuda/bin/nvcc; do
+    [[ -n $candidate && -x $candidate ]] && { echo "$candidate"; return 0; }
+  done
+  return 0
+}
+
 # Stage timing: `eagle_stage NAME command...` runs the command and records its minutes;
 # eagle_stage_table prints them (also after a failure, from the EXIT trap the caller sets).
 eagle_stage_names=()

@@ -7,8 +7,16 @@
 #                                    consumer project against each, installed and as a subdirectory;
 #                                    then the tests again under ASan+UBSan on the OpenMP build (OpenMP
 #                                    and Serial) and on a Kokkos debug build with View bounds checks;
-#                                    then the fuzzers.
+#                                    then the CUDA flavour (below); then the fuzzers.
 #                                    Ends with a table of each stage's minutes.
+# and one for the CUDA flavour alone (also part of `test`):
+#   bash cmake/setup/eagle.sh cuda   builds Kokkos 3.4.1 with CUDA (sm_80) + OpenMP + Serial and the
+#                                    whole project with its nvcc_wrapper, installs eagle into
+#                                    build/cuda-install and builds the consumer against it. Runs every
+#                                    test where a GPU is present; without one, only the tests that
+#                                    never initialise Kokkos, and says so. Needs nvcc (CUDACXX, PATH or
+#                                    /usr/local/cuda/bin); `test` skips the flavour with a line when
+#                                    there is none, unless EAGLE_REQUIRE_CUDA=1 (CI) makes that fatal.
 # EAGLE_BUILD_DIR (default <repo>/build) and EAGLE_CACHE (default ~/.cache/eagle) move the outputs.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -17,16 +25,20 @@ build=${EAGLE_BUILD_DIR:-$root/build}
 jobs=$(nproc)
 command=${1:-}
 case $command in
-  demo | test) shift ;;
-  *) echo "usage: $0 demo [eagle-demo options]|test" >&2; exit 2 ;;
+  demo | test | cuda) shift ;;
+  *) echo "usage: $0 demo [eagle-demo options]|test|cuda" >&2; exit 2 ;;
 esac
 trap eagle_stage_table EXIT
 
-eagle_stage "installing Debian packages ($command)" bash "$root/cmake/setup/install-debian-packages.sh" "$command"
+packages=$command
+[[ $command == cuda ]] && packages="test"
+eagle_stage "installing Debian packages ($packages)" bash "$root/cmake/setup/install-debian-packages.sh" "$packages"
 # The Kokkos builds are cached: the stage builds once, the second call only prints the prefix.
-kokkos() { bash "$root/cmake/setup/build-kokkos-openmp.sh" "$@"; }
-eagle_stage "Kokkos 3.4.1 (OpenMP) from Debian's sources, cached" kokkos release >/dev/null
-openmp_kokkos=$(kokkos release)
+kokkos() { bash "$root/cmake/setup/build-kokkos.sh" "$@"; }
+if [[ $command != cuda ]]; then
+  eagle_stage "Kokkos 3.4.1 (OpenMP) from Debian's sources, cached" kokkos release >/dev/null
+  openmp_kokkos=$(kokkos release)
+fi
 
 if [[ $command == demo ]]; then
   # Only the demo: no tests, no benchmarks' builds (a first figure within minutes).
@@ -40,20 +52,22 @@ if [[ $command == demo ]]; then
   exit 0
 fi
 
-eagle_stage "Kokkos 3.4.1 (OpenMP, debug with bounds checks), cached" kokkos debug >/dev/null
-debug_kokkos=$(kokkos debug)
-eagle_doing "finding Debian's Kokkos" "reinstall libtrilinos-kokkos-dev"
-debian_kokkos=$(dirname "$(dpkg -L libtrilinos-kokkos-dev | grep '/cmake/Kokkos/KokkosConfig.cmake$')")
-
-# flavour name -> the CMake argument that selects its Kokkos
-declare -A kokkos_of=([openmp]="-DKokkos_ROOT=$openmp_kokkos" [debian-serial]="-DKokkos_DIR=$debian_kokkos"
-                      [openmp-asan]="-DKokkos_ROOT=$openmp_kokkos"
-                      [openmp-boundscheck]="-DKokkos_ROOT=$debug_kokkos")
+# flavour name -> the CMake argument that selects its Kokkos, and its compiler where not the default
+declare -A kokkos_of=() compiler_of=()
+if [[ $command == test ]]; then
+  eagle_stage "Kokkos 3.4.1 (OpenMP, debug with bounds checks), cached" kokkos debug >/dev/null
+  debug_kokkos=$(kokkos debug)
+  eagle_doing "finding Debian's Kokkos" "reinstall libtrilinos-kokkos-dev"
+  debian_kokkos=$(dirname "$(dpkg -L libtrilinos-kokkos-dev | grep '/cmake/Kokkos/KokkosConfig.cmake$')")
+  kokkos_of=([openmp]="-DKokkos_ROOT=$openmp_kokkos" [debian-serial]="-DKokkos_DIR=$debian_kokkos"
+             [openmp-asan]="-DKokkos_ROOT=$openmp_kokkos" [openmp-boundscheck]="-DKokkos_ROOT=$debug_kokkos")
+fi
 
 build_flavour() {
   local flavour=$1
   shift
-  cmake -S "$root" -B "$build/$flavour" -DCMAKE_BUILD_TYPE=Release "${kokkos_of[$flavour]}" \
+  # shellcheck disable=SC2086 # the arguments are words
+  cmake -S "$root" -B "$build/$flavour" -DCMAKE_BUILD_TYPE=Release "${kokkos_of[$flavour]}" ${compiler_of[$flavour]:-} \
     -DCMAKE_INSTALL_PREFIX="$build/$flavour-install" "$@"
   cmake --build "$build/$flavour" -j "$jobs"
 }
@@ -63,25 +77,73 @@ build_flavour() {
 consumer_checks() {
   local flavour=$1 variant
   cmake --install "$build/$flavour"
-  declare -A consumer_args=([installed]="-DCMAKE_PREFIX_PATH=$build/$flavour-install"
-                            [installed-no-mpi]="-DCMAKE_PREFIX_PATH=$build/$flavour-install -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON"
-                            [subdirectory]="-DEAGLE_CONSUMER_SOURCE=$root ${kokkos_of[$flavour]}")
+  local compiler=${compiler_of[$flavour]:-}
+  declare -A consumer_args=([installed]="-DCMAKE_PREFIX_PATH=$build/$flavour-install $compiler"
+                            [installed-no-mpi]="-DCMAKE_PREFIX_PATH=$build/$flavour-install -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON $compiler"
+                            [subdirectory]="-DEAGLE_CONSUMER_SOURCE=$root ${kokkos_of[$flavour]} $compiler")
   for variant in installed installed-no-mpi subdirectory; do
     # shellcheck disable=SC2086 # the arguments are words
     cmake -S "$root/tests/consumer" -B "$build/$flavour-consumer-$variant" -DCMAKE_BUILD_TYPE=Release \
       ${consumer_args[$variant]} -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror"
     cmake --build "$build/$flavour-consumer-$variant" -j "$jobs"
+    [[ $flavour == cuda && -z $gpu ]] && continue  # built and linked; running needs the GPU
     (cd "$build/$flavour-consumer-$variant" && ctest --output-on-failure)
   done
 }
 
 run_tests() { (cd "$build/$1" && ctest --output-on-failure -j "$jobs"); }
 
+# A GPU this machine can run on (its name), or nothing.
+gpu=$( (nvidia-smi -L 2>/dev/null || true) | head -n1)
+
+# The CUDA flavour: the same sources through nvcc. Without a GPU only the "pure" tests (no Kokkos
+# initialisation) can run: Kokkos::initialize needs a CUDA device once CUDA is enabled.
+cuda_flavour() {
+  eagle_stage "Kokkos 3.4.1 (CUDA sm_80 + OpenMP) from Debian's sources, cached" kokkos cuda >/dev/null
+  local cuda_kokkos
+  cuda_kokkos=$(kokkos cuda)
+  PATH=$(dirname "$(eagle_find_nvcc)"):$PATH  # nvcc_wrapper calls nvcc by name
+  export PATH
+  kokkos_of[cuda]="-DKokkos_ROOT=$cuda_kokkos"
+  compiler_of[cuda]="-DCMAKE_CXX_COMPILER=$cuda_kokkos/bin/nvcc_wrapper"
+  eagle_stage "cuda: build" build_flavour cuda -DEAGLE_WARNINGS_AS_ERRORS=ON
+  eagle_stage "cuda: consumers (installed, without MPI, subdirectory)" consumer_checks cuda
+  if [[ -n $gpu ]]; then
+    eagle_stage "cuda: tests on $gpu" run_tests cuda
+  else
+    local built
+    built=$(cd "$build/cuda" && ctest -N -LE pure | awk '/Total Tests:/ {print $3}')
+    eagle_stage "cuda: tests that need no GPU" bash -c "cd '$build/cuda' && ctest --output-on-failure -j $jobs -L pure"
+    echo "eagle: no GPU here: the CUDA flavour's other $built tests and its consumers were built and linked, not run" >&2
+  fi
+}
+
+# Whether to build the CUDA flavour: yes where nvcc is; without it, a line, and a failure when the
+# flavour was asked for (`cuda`, or EAGLE_REQUIRE_CUDA=1).
+cuda_wanted() {
+  [[ -n $(eagle_find_nvcc) ]] && return 0
+  local why="no nvcc (looked at CUDACXX, PATH, /usr/local/cuda/bin)"
+  if [[ $command == cuda || ${EAGLE_REQUIRE_CUDA:-0} == 1 ]]; then
+    echo "eagle setup: $why; install the CUDA toolkit or set CUDACXX" >&2
+    exit 1
+  fi
+  echo "eagle: $why: the CUDA flavour is not built" >&2
+  return 1
+}
+
+if [[ $command == cuda ]]; then
+  cuda_wanted
+  cuda_flavour
+  exit 0
+fi
+
 for flavour in debian-serial openmp; do
   eagle_stage "$flavour: build" build_flavour "$flavour" -DEAGLE_WARNINGS_AS_ERRORS=ON
   eagle_stage "$flavour: consumers (installed, without MPI, subdirectory)" consumer_checks "$flavour"
   eagle_stage "$flavour: tests" run_tests "$flavour"
 done
+
+if cuda_wanted; then cuda_flavour; fi
 
 checked=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_ENABLE_PERF=OFF)
 # The sanitizers run once, on the OpenMP build: its Serial instance runs the same eagle code as
@@ -92,6 +154,8 @@ for flavour in openmp-asan openmp-boundscheck; do
   eagle_stage "$flavour: build" build_flavour "$flavour" "${checked[@]}" "${sanitize[@]}"
   eagle_stage "$flavour: tests" run_tests "$flavour"
 done
+
+if cuda_wanted; then cuda_flavour; fi
 
 fuzz() {
   cmake -S "$root/tests/fuzz" -B "$build/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -20,6 +20,7 @@ test_packages=(
   clang libclang-rt-14-dev        # libFuzzer for the fuzz targets
   python3 python3-jsonschema      # checks eagle-simulate's JSON against its schema
   libopenmpi-dev openmpi-bin      # eagle/mpi.hpp and its tests under mpirun (optional for users)
+  patch                           # adapts Kokkos 3.4.1 to CUDA 13 for the CUDA flavour
 )
 case $set_name in
   demo) packages=("${demo_packages[@]}") ;;

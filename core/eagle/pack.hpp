@@ -69,9 +69,14 @@ inline constexpr int pack_width = native_vector_bytes >= 2 * sizeof(T)
                                       ? static_cast<int>(native_vector_bytes / sizeof(T))
                                       : 1;
 
-/// pack_width<T> values of T (defined where the target has vectors).
+/// pack_width<T> values of T, their comparison masks and per-lane counters (defined where the
+/// target has vectors; declared everywhere so code naming them compiles for every backend).
 template <class T>
 struct Pack;
+template <class T>
+struct PackMask;
+template <class T>
+struct PackCount;
 
 #if defined(EAGLE_HAS_LANE_PACKS)
 
@@ -93,9 +98,6 @@ struct NativeVector<float> {
   typedef float type __attribute__((vector_size(native_vector_bytes)));
   typedef std::int32_t mask __attribute__((vector_size(native_vector_bytes)));
 };
-
-template <class T>
-struct PackMask;
 
 /// Arithmetic with packs and scalars; comparisons give PackMask.
 template <class T>

@@ -78,14 +78,16 @@ struct Report {
 /// The report's counters, listed once for every merge of reports (eagle::mpi's reduction over
 /// ranks, run_balanced's over the chunks a rank ran).
 namespace report_fields {
+/// A pointer to one of the report's counters.
+using Counter = std::int64_t Report::*;
 /// Counts over samples or work: the sum over the parts of a batch.
-inline constexpr std::int64_t Report::*summed[] = {
+inline constexpr Counter summed[] = {
     &Report::samples,    &Report::finished,      &Report::unfinished, &Report::failed,  &Report::sample_steps,
     &Report::lane_steps, &Report::scanned_slots, &Report::rows_moved, &Report::revived, &Report::checkpoints_written};
 /// Counts over launches: summed over runs one after another, the maximum over runs side by side.
-inline constexpr std::int64_t Report::*sequential[] = {&Report::launches, &Report::steps};
+inline constexpr Counter sequential[] = {&Report::launches, &Report::steps};
 /// Extremes: the maximum over the parts.
-inline constexpr std::int64_t Report::*largest[] = {&Report::longest_sample_steps, &Report::extra_bytes_peak};
+inline constexpr Counter largest[] = {&Report::longest_sample_steps, &Report::extra_bytes_peak};
 }  // namespace report_fields
 
 }  // namespace eagle

@@ -397,8 +397,10 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
         k = std::min<std::int64_t>(deployed.steps.k(), remaining);
       else if (nest == LoopNest::tile)
         k = std::min(tile_steps_per_launch, remaining);
-      else
-        k = options.auto_steps.next_k({history, rows.count, exec.concurrency(), max_steps - remaining, max_steps});
+      else {
+        const AutoStepsInput seen{history, rows.count, exec.concurrency(), max_steps - remaining, max_steps};
+        k = options.auto_steps.next_k(seen);
+      }
       if (nest == LoopNest::tile) k = std::min(k, launch.tile_step_limit);
 
       const std::int64_t waiting = end_pending - next_pending;

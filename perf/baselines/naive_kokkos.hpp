@@ -21,6 +21,11 @@ std::int64_t naive_model(const Space& exec, const Model& model,
                          const Kokkos::View<bool*, typename Space::memory_space>& done, std::int64_t max_steps) {
   const auto n = static_cast<std::int64_t>(state[0].extent(0));
   const Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> range(exec, 0, n);
+  // Kokkos::Array: a std::array's operator[] is host-only under nvcc.
+  Kokkos::Array<Kokkos::View<double*, typename Space::memory_space>, NS> state_fields;
+  Kokkos::Array<Kokkos::View<double*, typename Space::memory_space>, NI> input_fields;
+  for (std::size_t f = 0; f < NS; ++f) state_fields[f] = state[f];
+  for (std::size_t f = 0; f < NI; ++f) input_fields[f] = inputs[f];
   std::int64_t steps = 0;
   std::int64_t running = n;
   while (running > 0 && steps < max_steps) {
@@ -29,10 +34,10 @@ std::int64_t naive_model(const Space& exec, const Model& model,
           if (done(i)) return;
           eagle::Values<double, static_cast<int>(NS)> s;
           eagle::Values<double, static_cast<int>(NI)> in;
-          for (std::size_t f = 0; f < NS; ++f) s[f] = state[f](i);
-          for (std::size_t f = 0; f < NI; ++f) in[f] = inputs[f](i);
+          for (std::size_t f = 0; f < NS; ++f) s[f] = state_fields[f](i);
+          for (std::size_t f = 0; f < NI; ++f) in[f] = input_fields[f](i);
           const bool ended = model.step(s, static_cast<const decltype(in)&>(in));
-          for (std::size_t f = 0; f < NS; ++f) state[f](i) = s[f];
+          for (std::size_t f = 0; f < NS; ++f) state_fields[f](i) = s[f];
           done(i) = ended;
         });
     Kokkos::parallel_reduce(

@@ -7,8 +7,17 @@
 // the schedule is set to static here, as a user tuning odeint would.
 
 #include <omp.h>
+// Under nvcc (a CUDA build's host code) Boost.Fusion's defaulted constructors draw warning 20012
+// ("__host__ annotation is ignored"), in Boost's code, not ours.
+#if defined(__NVCC__)
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 20012
+#endif
 #include <boost/numeric/odeint.hpp>
 #include <boost/numeric/odeint/external/openmp/openmp.hpp>
+#if defined(__NVCC__)
+#pragma nv_diagnostic pop
+#endif
 
 #include <cstdint>
 #include <vector>
