@@ -155,8 +155,6 @@ for flavour in openmp-asan openmp-boundscheck; do
   eagle_stage "$flavour: tests" run_tests "$flavour"
 done
 
-if cuda_wanted; then cuda_flavour; fi
-
 fuzz() {
   cmake -S "$root/tests/fuzz" -B "$build/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cmake --build "$build/fuzz" -j "$jobs"
