@@ -5,9 +5,9 @@
 #   bash cmake/setup/eagle.sh test   installs everything, builds and tests both Kokkos flavours
 #                                    (Debian's prebuilt Serial, and the OpenMP build) and builds a
 #                                    consumer project against each, installed and as a subdirectory;
-#                                    then the tests again under ASan+UBSan on the OpenMP build (OpenMP
-#                                    and Serial) and on a Kokkos debug build with View bounds checks;
-#                                    then the CUDA flavour (below); then the fuzzers.
+#                                    then the CUDA flavour (below); then the tests again under
+#                                    ASan+UBSan on the OpenMP build (OpenMP and Serial) and on a Kokkos
+#                                    debug build with View bounds checks; then the fuzzers.
 #                                    Ends with a table of each stage's minutes.
 # and one for the CUDA flavour alone (also part of `test`):
 #   bash cmake/setup/eagle.sh cuda   builds Kokkos 3.4.1 with CUDA (sm_80) + OpenMP + Serial and the
@@ -91,7 +91,12 @@ consumer_checks() {
   done
 }
 
-run_tests() { (cd "$build/$1" && ctest --output-on-failure -j "$jobs"); }
+# run_tests FLAVOUR [ctest options]
+run_tests() {
+  local flavour=$1
+  shift
+  (cd "$build/$flavour" && ctest --output-on-failure -j "$jobs" "$@")
+}
 
 # A GPU this machine can run on (its name), or nothing.
 gpu=$( (nvidia-smi -L 2>/dev/null || true) | head -n1)
@@ -113,7 +118,7 @@ cuda_flavour() {
   else
     local built
     built=$(cd "$build/cuda" && ctest -N -LE pure | awk '/Total Tests:/ {print $3}')
-    eagle_stage "cuda: tests that need no GPU" bash -c "cd '$build/cuda' && ctest --output-on-failure -j $jobs -L pure"
+    eagle_stage "cuda: tests that need no GPU" run_tests cuda -L pure
     echo "eagle: no GPU here: the CUDA flavour's other $built tests and its consumers were built and linked, not run" >&2
   fi
 }
