@@ -2,12 +2,13 @@
 // The constants of the compaction rule (eagle/compaction.hpp), measured on this machine with the
 // run's own functors: what a launch pays per finished slot it visits, per slot read through a map,
 // what the scan that builds a map pays per slot, and what swapping rows pays per byte. Each is the
-// slope between two batch sizes (so a launch's fixed latency drops out), best of three; that fixed
-// latency is measured apart, as what a scan of a few slots takes beyond its slope.
+// slope between two batch sizes, best of three (detail/measure.hpp); a launch's fixed latency is
+// measured apart, as what a scan of a few slots takes beyond its slope.
 
 #include <eagle/compaction.hpp>
 #include <eagle/detail/active_set.hpp>
 #include <eagle/detail/launch.hpp>
+#include <eagle/detail/measure.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -17,27 +18,6 @@
 
 namespace eagle {
 namespace detail {
-
-/// Best of three wall times of `work(n)`, fenced.
-template <class ExecSpace, class Work>
-double best_seconds(const ExecSpace& exec, std::int64_t n, const Work& work) {
-  double best = 1e300;
-  for (int rep = 0; rep < 3; ++rep) {
-    exec.fence();
-    Kokkos::Timer timer;
-    work(n);
-    exec.fence();
-    best = std::min(best, timer.seconds());
-  }
-  return best;
-}
-
-/// Seconds per unit from the times at two sizes, never negative.
-template <class ExecSpace, class Work>
-double slope(const ExecSpace& exec, std::int64_t small, std::int64_t large, const Work& work) {
-  const double t = best_seconds(exec, large, work) - best_seconds(exec, small, work);
-  return std::max(0.0, t / static_cast<double>(large - small));
-}
 
 template <class ExecSpace, class Model, class Mem>
 CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& run) {

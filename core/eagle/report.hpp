@@ -44,6 +44,7 @@ struct Report {
   std::int64_t tile_lanes = 0;  ///< samples per host tile (tile loop nest only)
   std::int64_t tiles = 0;       ///< host tiles covering the batch
   std::string tile_reason;      ///< how the tile was sized: caches and source, or an override
+  std::string launch_costs;     ///< steps = auto on one sample per work item: the costs it weighed
 
   /// Finished samples (eagle/compaction.hpp): the mode, what was done after each launch ("none",
   /// "map", "reorder": how often) and the rule's reasoning the last time each was done.

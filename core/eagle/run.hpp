@@ -16,6 +16,7 @@
 #include <eagle/host_caches.hpp>
 #include <eagle/host_tile.hpp>
 #include <eagle/ladder.hpp>
+#include <eagle/launch_costs.hpp>
 #include <eagle/model.hpp>
 #include <eagle/progress.hpp>
 #include <eagle/report.hpp>
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -121,6 +123,9 @@ struct RunOptions {
   std::int64_t tile_lanes = 0;  ///< host tile size; 0: from the caches (or EAGLE_TILE_LANES)
   TileRule tile_rule;           ///< how the tile is sized from the caches
   AutoSteps auto_steps;         ///< how steps = auto picks K on device-style loop nests
+  /// The auto rule's launch costs; empty: measured on first use (launch_costs.hpp). A value with
+  /// `measured` false makes the rule keep to its masked-work budget instead.
+  std::optional<LaunchCosts> launch_costs;
   /// What to do about finished samples (eagle/compaction.hpp); automatic weighs measured costs.
   Compaction compaction = Compaction::automatic;
   /// The automatic rule's constants; source "unset": measured on first use (compaction_costs.hpp).
@@ -398,7 +403,12 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
       else if (nest == LoopNest::tile)
         k = std::min(tile_steps_per_launch, remaining);
       else {
-        const AutoStepsInput seen{history, rows.count, exec.concurrency(), max_steps - remaining, max_steps};
+        const bool in_flight_at_once = rows.count <= exec.concurrency();  // the rule needs no costs
+        const LaunchCosts costs = options.launch_costs ? *options.launch_costs
+                                  : in_flight_at_once  ? LaunchCosts{}
+                                                       : launch_costs(launch);
+        if (report.launch_costs.empty()) report.launch_costs = describe(costs);
+        const AutoStepsInput seen{history, rows.count, exec.concurrency(), max_steps - remaining, max_steps, costs};
         k = options.auto_steps.next_k(seen);
       }
       if (nest == LoopNest::tile) k = std::min(k, launch.tile_step_limit);

@@ -147,10 +147,12 @@ void demo(const DemoOptions& o) {
   const eagle::Report automatic = run(eagle::deploy(oscillator, eagle::Steps::automatic()), o.n, max_steps);
   print("auto", automatic);
   print_tiles(o.n, automatic);
-  // The device-style rule, which the seed's figure shows; on a device space it is auto itself.
+  // The device-style rule, which the seed's figure shows; on a device space it is auto itself. It
+  // weighs launch costs measured on this space, so its K here is this machine's, not a GPU's.
   const eagle::Report per_sample =
       run(eagle::deploy(oscillator, eagle::Steps::automatic(), eagle::LoopNest::per_sample), o.n, max_steps);
   print("auto/sample", per_sample);
+  std::printf("  auto/sample weighed these measured costs: %s\n", per_sample.launch_costs.c_str());
   const auto verdict = [&](const char* name, const eagle::Report& r) {
     std::printf("  %s: %lld launches against k=16's %lld: %s on launch count\n", name,
                 static_cast<long long>(r.launches), static_cast<long long>(k16.launches),

@@ -257,7 +257,9 @@ inline std::string to_json(const Results& r, const ModelReport* m) {
         out << (first_k ? "" : ", ") << "\"" << k << "\": " << count;
         first_k = false;
       }
-      out << "}, \"checksum\": " << c.last.checksum << "}";
+      out << "}";
+      if (!c.last.launch_costs.empty()) out << ", \"launch_costs\": " << json_string(c.last.launch_costs);
+      out << ", \"checksum\": " << c.last.checksum << "}";
     }
     out << "]}";
   }

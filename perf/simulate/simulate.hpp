@@ -132,6 +132,7 @@ struct ArmRun {
   double seconds = 0;
   RunFeatures features;
   std::map<std::int64_t, std::int64_t> launches_by_k;
+  std::string launch_costs;  ///< what steps = auto weighed (this rank's), or empty
   std::uint32_t checksum = 0;
 };
 
@@ -230,6 +231,7 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
     r.features = {static_cast<double>(rep.launches), static_cast<double>(rep.sample_steps),
                   static_cast<double>(rep.lane_steps), static_cast<double>(rep.scanned_slots)};
     r.launches_by_k = rep.launches_by_k;
+    r.launch_costs = rep.launch_costs;
   }
   r.seconds = job.max(r.seconds);
   r.features = {job.max(r.features.launches), job.sum(r.features.sample_steps), job.sum(r.features.lane_steps),

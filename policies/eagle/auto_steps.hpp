@@ -2,21 +2,31 @@
 // steps = auto on device-style execution: the next launch's K from what earlier launches saw.
 // A pure function, so it is tested without Kokkos and is the part users tune.
 //
-// Cost of a launch of k steps over A active samples, of which r per step finish:
-//   launch overhead (fixed)  +  k A steps of work  +  masked work: each sample that finishes inside
-//   the launch idles its lane for k/2 steps on average, r k * k/2 lane-steps.
-// The masked fraction is therefore r k / (2 A). The rule takes the largest rung whose predicted
-// masked fraction stays under a budget, growing at most twofold per launch (trust is earned from
-// what the last launch showed) and never past the cap:
-//   - nobody finished last launch: double K (launches are pure overhead to cut);
-//   - samples finish: K <= 2 budget A / r, so K holds or shrinks as the batch thins;
-//   - the whole batch fits in flight at once (n <= concurrency): every sample has its own lane, a
-//     longer launch costs no wall time, so take the whole remaining run in one launch.
+// Cost of a launch of k steps over A active samples, of which r per step finish, among B visited:
+//   a fixed cost F (kernel start, the running count back on the host)  +  (B - A) V (finished
+//   samples not yet compacted away, each visited to find it finished)  +  A C(k) (each sample's
+//   state loaded and stored and its k steps, on the rung that runs them: rungs differ in more than
+//   their length, as the compiler unrolls and vectorises each its own way)  +  masked work: each
+//   sample that finishes inside the launch idles its lane for k/2 steps on average, r k^2/2
+//   lane-steps at M each.
+// With measured costs the rule takes the k (a rung, or whole blocks of the top rung) with the least
+// cost per step advanced, (F + (B - A) V + A C(k) + M r k^2 / 2) / (A k); a first launch (r
+// unknown) risks no more masked work than a one-step launch costs: A k M <= F + A C(1). Where a
+// finished lane costs nothing (M = 0: a host, where a finished sample's work item just ends) only
+// the rungs' own costs bound k, up to `longest_launch`. Without measured costs the rule probes with K = 1 and keeps the
+// masked work under a fixed budget: K <= 2 budget A / r, and stops at the top rung.
+// Either way K grows at most twofold per launch after the first (trust is earned from what the last
+// launch showed) and never passes the cap; when the whole batch fits in flight at once
+// (n <= concurrency) every sample has its own lane, a longer launch costs no wall time, and the rule
+// takes the whole remaining run.
 
 #include <eagle/ladder.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace eagle {
@@ -28,35 +38,109 @@ struct LaunchRecord {
   std::int64_t active_after = 0;
 };
 
+/// Seconds a launch spends on the run's execution space, for the run's model and loop nest
+/// (measured by eagle/launch_costs.hpp; `measured` false: unknown, the masked budget decides).
+struct LaunchCosts {
+  double fixed_seconds = 0.0;  ///< each launch: kernel start, the running count back on the host
+  /// Each running sample, a launch on rung i (2^i steps): its state loaded and stored, its steps.
+  std::array<double, rung_count> per_sample_seconds{};
+  double masked_step_seconds = 0.0;  ///< each step a finished sample's lane idles until the launch ends
+  /// Each finished sample a launch still visits (no compaction yet): its flag read, its work item ended.
+  double finished_sample_seconds = 0.0;
+  bool measured = false;
+
+  /// Each running sample, a launch of k steps: its rung's cost; past the top rung, a sample's state
+  /// is still loaded once, and each further step costs what one of the top rung's own costs.
+  double per_sample(std::int64_t k) const {
+    if (k <= top_rung) return per_sample_seconds[rung_index(rung_for(k))];
+    const double top = per_sample_seconds[rung_count - 1];
+    const double step = (top - per_sample_seconds[0]) / (top_rung - 1);
+    return top + static_cast<double>(k - top_rung) * step;
+  }
+};
+
+/// The costs as a report gives them.
+inline std::string describe(const LaunchCosts& c) {
+  if (!c.measured) return "none: the masked-work budget decides";
+  std::ostringstream out;
+  out.precision(3);
+  out << "a launch " << c.fixed_seconds * 1e6 << " us, a masked step " << c.masked_step_seconds * 1e9
+      << " ns, a finished sample visited " << c.finished_sample_seconds * 1e9 << " ns, a sample's launch by K (ns):";
+  for (int i = 0; i < rung_count; ++i) out << ' ' << (1 << i) << ':' << c.per_sample_seconds[i] * 1e9;
+  return out.str();
+}
+
 /// What the rule sees when it picks the next K.
 struct AutoStepsInput {
   const std::vector<LaunchRecord>& history;  ///< earlier launches of this run, oldest first
-  std::int64_t batch = 0;                    ///< samples in the batch
+  std::int64_t batch = 0;                    ///< samples the next launch visits (finished ones too)
   std::int64_t concurrency = 1;              ///< samples the execution space advances at once
   std::int64_t steps_done = 0;               ///< steps asked for so far
   std::int64_t max_steps = 0;                ///< the cap
+  LaunchCosts costs{};                       ///< what launches cost on the space, if measured
 };
 
 struct AutoSteps {
-  /// Largest expected fraction of a launch's lane-steps spent masked on samples already finished.
+  /// Without measured costs: the largest expected fraction of a launch's lane-steps spent masked on
+  /// samples already finished.
   double masked_budget = 0.05;
+  /// With measured costs: the longest launch (progress lines and checkpoints come between launches).
+  std::int64_t longest_launch = 8192;
 
   /// The next launch's step count, 1 <= K <= max_steps - steps_done.
   std::int64_t next_k(const AutoStepsInput& in) const {
     const std::int64_t remaining = in.max_steps - in.steps_done;
     if (remaining <= 0) return 0;
     if (in.batch <= in.concurrency) return remaining;
-    if (in.history.empty()) return 1;
+    const std::int64_t k = in.costs.measured ? least_cost_k(in) : within_budget_k(in);
+    return std::min(k, remaining);
+  }
 
+ private:
+  /// Unmeasured: double K while the masked work stays within the budget; rungs only.
+  std::int64_t within_budget_k(const AutoStepsInput& in) const {
+    if (in.history.empty()) return 1;
     const LaunchRecord& last = in.history.back();
     const std::int64_t finished = last.active_before - last.active_after;
     std::int64_t k = 2 * last.k;
     if (finished > 0 && last.active_after > 0) {
       const double rate = static_cast<double>(finished) / static_cast<double>(last.k);
-      const double within_budget = 2.0 * masked_budget * static_cast<double>(last.active_after) / rate;
-      k = std::min<std::int64_t>(k, std::max<std::int64_t>(1, static_cast<std::int64_t>(within_budget)));
+      k = std::min(k, whole_steps(2.0 * masked_budget * static_cast<double>(last.active_after) / rate));
     }
-    return std::min<std::int64_t>(rung_at_most(k), remaining);
+    return rung_at_most(std::min<std::int64_t>(k, top_rung));
+  }
+
+  /// Measured: the candidate (a rung, or whole blocks of the top rung) with the least cost per step.
+  std::int64_t least_cost_k(const AutoStepsInput& in) const {
+    const LaunchCosts& c = in.costs;
+    double active = static_cast<double>(in.batch);
+    double rate = 0.0;  // samples finishing per step
+    std::int64_t limit = 0;
+    if (in.history.empty()) {
+      limit = whole_steps((c.fixed_seconds + active * c.per_sample(1)) / (active * c.masked_step_seconds));
+    } else {
+      const LaunchRecord& last = in.history.back();
+      active = static_cast<double>(std::max<std::int64_t>(1, last.active_after));
+      rate = static_cast<double>(last.active_before - last.active_after) / static_cast<double>(last.k);
+      limit = 2 * last.k;
+    }
+    limit = std::min(limit, longest_launch);
+    const double visited_finished = std::max(0.0, static_cast<double>(in.batch) - active);
+    const auto per_step = [&](std::int64_t k) {
+      const double kd = static_cast<double>(k);
+      return (c.fixed_seconds + visited_finished * c.finished_sample_seconds + active * c.per_sample(k) +
+              c.masked_step_seconds * rate * kd * kd / 2.0) /
+             (active * kd);
+    };
+    std::int64_t best = 1;
+    for (std::int64_t k = 2; k <= limit; k = k < top_rung ? 2 * k : k + top_rung)
+      if (per_step(k) < per_step(best)) best = k;
+    return best;
+  }
+
+  /// A step count from a real number: at least 1; huge or infinite (a lane that idles for free) saturates.
+  static std::int64_t whole_steps(double k) {
+    return k >= 1e18 ? std::int64_t(1e18) : std::max<std::int64_t>(1, static_cast<std::int64_t>(k));
   }
 };
 

@@ -16,6 +16,17 @@ using Ladder = std::integer_sequence<int, 1, 2, 4, 8, 16, 32, 64, 128, 256>;
 /// The top rung: the longest block of steps unrolled in registers.
 inline constexpr int top_rung = 256;
 
+/// How many rungs there are; rung i holds 2^i steps.
+inline constexpr int rung_count = static_cast<int>(Ladder::size());
+static_assert(top_rung == 1 << (rung_count - 1), "the ladder is the powers of two up to the top rung");
+
+/// The index of a rung in the ladder (its base-2 logarithm).
+constexpr int rung_index(int rung) {
+  int index = 0;
+  while ((1 << index) < rung) ++index;
+  return index;
+}
+
 /// The rung a launch of `k` >= 1 steps runs on: the smallest that holds k, or the top rung.
 constexpr int rung_for(long long k) {
   int rung = 1;

@@ -56,5 +56,111 @@ TEST(AutoSteps, MaskedBudgetTunesTheRule) {
   EXPECT_EQ(loose.next_k({history, 100000, 1000, 0, 100000}), 128);  // 2 * 0.5 * 1000 / 7.8 = 128
 }
 
+// Costs with a rung's cost linear in its steps: a sample's load and store, and `step` each step.
+LaunchCosts linear(double fixed_seconds, double load_store, double step, double masked) {
+  LaunchCosts c;
+  c.fixed_seconds = fixed_seconds;
+  for (int i = 0; i < rung_count; ++i) c.per_sample_seconds[i] = load_store + static_cast<double>(1 << i) * step;
+  c.masked_step_seconds = masked;
+  c.measured = true;
+  return c;
+}
+
+// Costs as measured on a device-like space: a finished lane idles at the price of a step.
+LaunchCosts device_like(double fixed_seconds = 1e-5) { return linear(fixed_seconds, 1e-8, 1e-9, 1e-9); }
+
+std::int64_t next_measured(const std::vector<LaunchRecord>& history, const LaunchCosts& costs,
+                           std::int64_t batch = 100000, std::int64_t done = 0, std::int64_t max_steps = 100000) {
+  return AutoSteps{}.next_k({history, batch, 1000, done, max_steps, costs});
+}
+
+TEST(AutoStepsMeasured, FirstLaunchRisksNoMoreMaskedWorkThanAOneStepLaunch) {
+  // (F + A C(1)) / (A M) = (1e-5 + 1e5 * 1.1e-8) / (1e5 * 1e-9) = 11.1 -> rung 8.
+  EXPECT_EQ(next_measured({}, device_like()), 8);
+  // A dearer launch buys a longer first one: (1e-2 + 1.1e-3) / 1e-4 = 111 -> 64.
+  EXPECT_EQ(next_measured({}, device_like(1e-2)), 64);
+}
+
+TEST(AutoStepsMeasured, TakesTheStepCountWithTheLeastCostPerStep) {
+  // 500 of 1500 finished in 64 steps: r = 7.8125 a step, 1000 active.
+  const std::vector<LaunchRecord> history{{64, 1500, 1000}};
+  const LaunchCosts c = device_like();
+  const double r = 500.0 / 64.0;
+  const double a = 1000.0;
+  // Independent reference: scan every k for the least (overhead + masked work) per step advanced.
+  double least = 1e300;
+  std::int64_t best = 0;
+  for (std::int64_t k = 1; k <= 100000; ++k) {
+    const double kd = static_cast<double>(k);
+    const double per_step = (c.fixed_seconds + a * 1e-8) / (a * kd) + c.masked_step_seconds * r * kd / (2.0 * a);
+    if (per_step < least) {
+      least = per_step;
+      best = k;
+    }
+  }
+  EXPECT_NEAR(static_cast<double>(best), 71.55, 1.0);  // sqrt(2 * 2e-5 / (1e-9 * 7.8125))
+  EXPECT_EQ(next_measured(history, c), 64);            // the nearer of the rungs around it
+  // The masked budget alone (unmeasured) would have cut it to 8.
+  EXPECT_EQ(next(history), 8);
+}
+
+TEST(AutoStepsMeasured, GrowsAtMostTwofoldAndPastTheTopRungInWholeBlocks) {
+  // A launch costing 1 ms: the least cost per step is near 508 steps, but at most 2 * 64.
+  EXPECT_EQ(next_measured({{64, 1500, 1000}}, device_like(1e-3)), 128);
+  // Nobody finished: doubling passes the top rung in whole blocks of it.
+  EXPECT_EQ(next_measured({{256, 100000, 100000}}, device_like()), 512);
+  EXPECT_EQ(next_measured({{4096, 100000, 100000}}, device_like()), 8192);
+  EXPECT_EQ(next_measured({{8192, 100000, 100000}}, device_like()), 8192);  // the longest launch
+  // Unmeasured, the top rung is the limit.
+  EXPECT_EQ(next({{256, 100000, 100000}}), 256);
+}
+
+TEST(AutoStepsMeasured, LanesThatIdleForFreeTakeTheLongestLaunchAtOnce) {
+  const LaunchCosts host = linear(1e-5, 1e-8, 1e-9, 0.0);  // a host: a finished sample's work item just ends
+  EXPECT_EQ(next_measured({}, host), 8192);
+  EXPECT_EQ(next_measured({{8192, 100000, 50000}}, host), 8192);
+  EXPECT_EQ(next_measured({}, host, 100000, 0, 1000), 1000);  // still never past the cap
+}
+
+TEST(AutoStepsMeasured, TakesTheRungWhoseStepsAreCheapest) {
+  // As on a host where the compiler vectorises short rungs and not long ones: a step costs 1 ns on
+  // rungs up to 8 and 1.5 ns past them. Longer launches save only the launch's fixed cost, spread
+  // over 1e5 samples (1e-5 / 1e5 / 8 = 1.25e-11 a step on rung 8), so rung 8 wins.
+  LaunchCosts host = linear(1e-5, 0.0, 1e-9, 0.0);
+  for (int i = rung_index(16); i < rung_count; ++i) host.per_sample_seconds[i] *= 1.5;
+  EXPECT_EQ(next_measured({}, host), 8);
+  EXPECT_EQ(next_measured({{8, 100000, 90000}}, host), 8);
+  // One step a launch cheapest of all (a launch per step vectorised, fused ones not): K = 1.
+  LaunchCosts lorenz = linear(1e-6, 0.0, 2e-9, 0.0);
+  lorenz.per_sample_seconds[0] = 1e-9;
+  EXPECT_EQ(next_measured({}, lorenz), 1);
+  // With a dear launch (1 ms over 1e5 samples, 1e-8 a sample) the longer rungs pay again.
+  lorenz.fixed_seconds = 1e-3;
+  EXPECT_EQ(next_measured({}, lorenz), 8192);
+}
+
+TEST(AutoStepsMeasured, FinishedSamplesStillVisitedFavourLongerLaunches) {
+  // 90000 of 100000 visited samples finished in the last 16-step launch; steps cost 1 ns on rungs up
+  // to 16 and 1.25 ns past them. Free visits: rung 16 (6.3e-11 + 1e-9 a step against 1.25e-9).
+  LaunchCosts host = linear(1e-5, 0.0, 1e-9, 0.0);
+  for (int i = rung_index(32); i < rung_count; ++i) host.per_sample_seconds[i] *= 1.25;
+  const std::vector<LaunchRecord> history{{16, 100000, 10000}};
+  EXPECT_EQ(AutoSteps{}.next_k({history, 100000, 1000, 16, 100000, host}), 16);
+  // Each finished sample visited costs 1e-7 s: 9e4 of them, 9e-3 s a launch over 1e4 active samples,
+  // 0.9 us a step advanced at K = 1: longer launches pay, up to twice the last.
+  host.finished_sample_seconds = 1e-7;
+  EXPECT_EQ(AutoSteps{}.next_k({history, 100000, 1000, 16, 100000, host}), 32);
+  // After compaction the next launch visits only the running samples: rung 16 again.
+  EXPECT_EQ(AutoSteps{}.next_k({history, 10000, 1000, 16, 100000, host}), 16);
+}
+
+TEST(AutoStepsMeasured, PastTheTopRungEachStepCostsOneOfTheTopRungs) {
+  const LaunchCosts c = device_like();             // C(k) = 1e-8 + k * 1e-9 on every rung
+  EXPECT_DOUBLE_EQ(c.per_sample(5), 1e-8 + 8e-9);  // on rung 8
+  EXPECT_DOUBLE_EQ(c.per_sample(256), 1e-8 + 256e-9);
+  EXPECT_NEAR(c.per_sample(512), 1e-8 + 512e-9, 1e-20);  // the state loaded once
+  EXPECT_NEAR(c.per_sample(600), 1e-8 + 600e-9, 1e-20);
+}
+
 }  // namespace
 }  // namespace eagle

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace eagle::test {
@@ -230,9 +231,11 @@ TEST(Run, AutoOnTheTileTakesTheLargestK) {
 
 TEST(Run, AutoPerSampleGrowsKThenStops) {
   OscillatorBatch batch(1000);
+  RunOptions unmeasured;
+  unmeasured.launch_costs = LaunchCosts{};  // the masked-work budget alone
   const Report report =
       run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, Steps::automatic(), LoopNest::per_sample),
-                     state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000);
+                     state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000, unmeasured);
   if (static_cast<std::int64_t>(TestSpace().concurrency()) >= 1000) {
     EXPECT_EQ(report.launches, 1);  // the batch fits in flight: one launch
   } else {
@@ -241,6 +244,43 @@ TEST(Run, AutoPerSampleGrowsKThenStops) {
     EXPECT_EQ(report.steps, 1023);
     EXPECT_EQ(report.launches_by_k.at(256), 3);
   }
+}
+
+TEST(Run, AutoPerSampleWithLaunchCosts) {
+  const auto run = [](const std::optional<LaunchCosts>& costs) {
+    OscillatorBatch batch(1000);
+    OscillatorBatch reference(1000);
+    RunOptions options;
+    options.launch_costs = costs;
+    const Report report =
+        run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, Steps::automatic(), LoopNest::per_sample),
+                       state(batch.x, batch.v, batch.t), inputs(batch.omega), 10000, options);
+    run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, 1, LoopNest::per_sample),
+                   state(reference.x, reference.v, reference.t), inputs(reference.omega), 10000);
+    EXPECT_EQ(bits(batch.state_now()), bits(reference.state_now()));
+    EXPECT_EQ(report.longest_sample_steps, 1000);
+    return report;
+  };
+  if (static_cast<std::int64_t>(TestSpace().concurrency()) >= 1000) GTEST_SKIP() << "the batch fits in flight";
+  // Launches dear against masked lanes (F + A C(1) < 2 A M): the first launch is 1 step, then K
+  // doubles past the top rung in whole blocks while nobody finishes: 1 + 2 + ... + 512 = 1023 steps.
+  LaunchCosts device;
+  for (int i = 0; i < rung_count; ++i) device.per_sample_seconds[i] = 0.5e-9 + static_cast<double>(1 << i) * 1e-9;
+  device.masked_step_seconds = 1e-9;
+  device.measured = true;
+  const Report doubling = run(device);
+  EXPECT_EQ(doubling.launches, 10);
+  EXPECT_EQ(doubling.steps, 1023);
+  EXPECT_EQ(doubling.launches_by_k.at(512), 1);
+  // Finished lanes that idle for free: one launch of the longest (8192 steps) does it.
+  LaunchCosts host = device;
+  host.masked_step_seconds = 0.0;
+  const Report once = run(host);
+  EXPECT_EQ(once.launches, 1);
+  EXPECT_EQ(once.launches_by_k, (std::map<std::int64_t, std::int64_t>{{AutoSteps{}.longest_launch, 1}}));
+  // Measured here, on this space (whatever they come to, the results and the cap hold).
+  const Report measured = run(std::nullopt);
+  EXPECT_LE(measured.steps, 10000);
 }
 
 TEST(Run, SeedFiguresForK1AndK16) {

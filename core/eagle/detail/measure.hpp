@@ -1,0 +1,44 @@
+#pragma once
+// Timing for the rules' measured constants (compaction_costs.hpp, launch_costs.hpp): the best of
+// three fenced runs, and the slope between two sizes, so a launch's fixed latency drops out.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace eagle::detail {
+
+/// Best of three wall times of `work(n)`, fenced; `prepare(n)` runs before each, untimed.
+template <class ExecSpace, class Work, class Prepare>
+double best_seconds(const ExecSpace& exec, std::int64_t n, const Work& work, const Prepare& prepare) {
+  double best = 1e300;
+  for (int rep = 0; rep < 3; ++rep) {
+    prepare(n);
+    exec.fence();
+    Kokkos::Timer timer;
+    work(n);
+    exec.fence();
+    best = std::min(best, timer.seconds());
+  }
+  return best;
+}
+
+template <class ExecSpace, class Work>
+double best_seconds(const ExecSpace& exec, std::int64_t n, const Work& work) {
+  return best_seconds(exec, n, work, [](std::int64_t) {});
+}
+
+/// Seconds per unit from the times at two sizes, never negative.
+template <class ExecSpace, class Work, class Prepare>
+double slope(const ExecSpace& exec, std::int64_t small, std::int64_t large, const Work& work, const Prepare& prepare) {
+  const double t = best_seconds(exec, large, work, prepare) - best_seconds(exec, small, work, prepare);
+  return std::max(0.0, t / static_cast<double>(large - small));
+}
+
+template <class ExecSpace, class Work>
+double slope(const ExecSpace& exec, std::int64_t small, std::int64_t large, const Work& work) {
+  return slope(exec, small, large, work, [](std::int64_t) {});
+}
+
+}  // namespace eagle::detail
