@@ -48,17 +48,24 @@ CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& 
   Kokkos::parallel_for(
       "eagle::probe_half", IndexRange<ExecSpace>(exec, 0, large),
       KOKKOS_LAMBDA(const std::int64_t r) { book.terminated(r) = r % 2 == 0; });
+  const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_map"), large);
   const auto scan = [&](std::int64_t n) {
-    static_cast<void>(active_map(exec, book, Rows<Mem>{{}, {}, n}, n / 2, std::int64_t(1)));
+    static_cast<void>(active_map(exec, book, Rows<Mem>{{}, {}, n}, n / 2, std::int64_t(1), map));
   };
   c.scan_per_slot = slope(exec, small, large, scan);
   constexpr std::int64_t tiny = 256;
   c.launch_seconds = std::max(0.0, best_seconds(exec, tiny, scan) - static_cast<double>(tiny) * c.scan_per_slot);
   const RowPlanes<T, NS, Mem> planes{probe.state, book, identity_rows<ExecSpace, Mem>(exec, large)};
-  const auto evens = rows_where(exec, book, 0, large, false, large / 2, 1);
-  const auto odds = rows_where(exec, book, 0, large, true, large / 2, 1);
-  const double per_pair =
-      slope(exec, small / 2, large / 2, [&](std::int64_t pairs) { swap_rows(exec, planes, evens, odds, pairs); });
+  const Kokkos::View<RowIndex*, Mem> evens(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_evens"),
+                                           large / 2);
+  const Kokkos::View<RowIndex*, Mem> odds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_odds"),
+                                          large / 2);
+  rows_where(exec, book, 0, large, false, large / 2, 1, evens);
+  rows_where(exec, book, 0, large, true, large / 2, 1, odds);
+  const Kokkos::View<std::int64_t, Mem> all_pairs("eagle::probe_pairs");
+  Kokkos::deep_copy(exec, all_pairs, large / 2);
+  const double per_pair = slope(exec, small / 2, large / 2,
+                                [&](std::int64_t pairs) { swap_rows(exec, planes, evens, odds, pairs, all_pairs); });
   c.move_per_byte = per_pair / (2.0 * static_cast<double>(RowPlanes<T, NS, Mem>::bytes_per_row));
 
   std::ostringstream source;

@@ -106,9 +106,9 @@ void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& repo
   report.sample_steps = sample_steps;
   report.longest_sample_steps = n > 0 ? longest : 0;
   if (report.failed == 0) return;
-  const auto host_codes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), codes);
+  const std::vector<std::uint8_t> host_codes = host_values<std::uint8_t>(exec, codes);
   for (std::int64_t i = 0; i < n; ++i) {
-    const std::uint8_t code = host_codes(i);
+    const std::uint8_t code = host_codes[static_cast<std::size_t>(i)];
     if (code == status::running || code == status::finished) continue;
     ++report.failures[code];
     if (report.first_failures.size() < Report::failures_named) report.first_failures.push_back({i, code});
@@ -232,7 +232,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     saved.loop_nest = report.loop_nest;
     saved.part = options.checkpoint.part;
     saved.in_flight = options.in_flight;
-    saved.inputs_crc = detail::planes_crc(in);
+    saved.inputs_crc = detail::planes_crc(exec, in);
     saved.parameters_crc = detail::parameters_crc(deployed.model);
   }
   if (resuming) {
@@ -263,10 +263,13 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   std::int64_t next_pending = 0;
   std::int64_t end_pending = 0;
   std::vector<LaunchRecord> history;
+  detail::IndexBuffers<Mem> buffers;
+  std::int64_t rows_moved_before = 0;  // by the run a checkpoint resumes; this run's are on the device
   const auto track_extra_bytes = [&](std::int64_t transient) {
-    const auto held = static_cast<std::int64_t>(sizeof(RowIndex) * (rows.map.extent(0) + planes.origin.extent(0)));
+    const auto held = buffers.bytes() + static_cast<std::int64_t>(sizeof(RowIndex) * planes.origin.extent(0));
     report.extra_bytes_peak = std::max(report.extra_bytes_peak, held + transient);
   };
+  const auto count_rows_moved = [&] { report.rows_moved = rows_moved_before + buffers.rows_moved(); };
   const auto permute_rows = [&] {
     if (planes.origin.extent(0) > 0) return;
     planes.origin = detail::identity_rows<ExecSpace, Mem>(exec, n);
@@ -291,20 +294,20 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   };
 
   if (resuming) {  // the rows exactly as they lay when the checkpoint was taken
-    for (int f = 0; f < NS; ++f) detail::load_values(state.planes[f], saved.state_planes[f]);
-    detail::load_values(book.terminated, saved.terminated);
-    detail::load_values(book.status, saved.status);
-    detail::load_values(book.steps_taken, saved.steps_taken);
+    for (int f = 0; f < NS; ++f) detail::load_values(exec, state.planes[f], saved.state_planes[f]);
+    detail::load_values(exec, book.terminated, saved.terminated);
+    detail::load_values(exec, book.status, saved.status);
+    detail::load_values(exec, book.steps_taken, saved.steps_taken);
     if (!saved.origin.empty()) {
       planes.origin = Kokkos::View<RowIndex*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::origin"), n);
-      detail::load_values(planes.origin, saved.origin);
+      detail::load_values(exec, planes.origin, saved.origin);
       rows.origin = planes.origin;
     }
     if (!saved.map.empty()) {
       const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::active_map"),
                                              saved.map.size());
-      detail::load_values(map, saved.map);
-      rows.map = map;
+      detail::load_values(exec, map, saved.map);
+      rows.map = buffers.maps[buffers.map_in_use] = map;
     }
     rows.count = saved.slots;
     span = saved.span;
@@ -312,7 +315,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     end_pending = saved.end_pending;
     for (const auto& h : saved.history) record_launch({h[0], h[1], h[2]});
     report.compaction_actions = saved.compaction_actions;
-    report.rows_moved = saved.rows_moved;
+    report.rows_moved = rows_moved_before = saved.rows_moved;
     report.revived = saved.revived;
     report.extra_bytes_peak = saved.extra_bytes_peak;
     report.scanned_slots = saved.scanned_slots;
@@ -321,6 +324,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   }
   const auto write_checkpoint = [&] {
     Checkpoint& c = saved;
+    count_rows_moved();
     c.history.clear();
     for (const LaunchRecord& l : history) c.history.push_back({l.k, l.active_before, l.active_after});
     c.seconds = seconds_before + timer.seconds();
@@ -335,12 +339,13 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     c.next_pending = next_pending;
     c.end_pending = end_pending;
     c.state_planes.clear();
-    for (int f = 0; f < NS; ++f) c.state_planes.push_back(detail::host_values<unsigned char>(state.planes[f]));
-    c.terminated = detail::host_values<unsigned char>(book.terminated);
-    c.status = detail::host_values<std::uint8_t>(book.status);
-    c.steps_taken = detail::host_values<std::int64_t>(book.steps_taken);
-    c.origin = planes.origin.extent(0) > 0 ? detail::host_values<RowIndex>(planes.origin) : std::vector<RowIndex>{};
-    c.map = rows.map.extent(0) > 0 ? detail::host_values<RowIndex>(rows.map) : std::vector<RowIndex>{};
+    for (int f = 0; f < NS; ++f) c.state_planes.push_back(detail::host_values<unsigned char>(exec, state.planes[f]));
+    c.terminated = detail::host_values<unsigned char>(exec, book.terminated);
+    c.status = detail::host_values<std::uint8_t>(exec, book.status);
+    c.steps_taken = detail::host_values<std::int64_t>(exec, book.steps_taken);
+    c.origin =
+        planes.origin.extent(0) > 0 ? detail::host_values<RowIndex>(exec, planes.origin) : std::vector<RowIndex>{};
+    c.map = rows.map.extent(0) > 0 ? detail::host_values<RowIndex>(exec, rows.map) : std::vector<RowIndex>{};
     write_checkpoint_file(options.checkpoint.path, c);
     ++report.checkpoints_written;
   };
@@ -348,10 +353,11 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   // After a launch: stream unstarted samples into freed slots, or drop finished ones as the rule says.
   const auto drop_finished = [&](const LaunchRecord& last) {
     if (end_pending > next_pending) {
-      const std::int64_t revived = detail::revive_rows(exec, planes, rows.count, next_pending, end_pending, max_steps);
+      const std::int64_t revived = detail::revive_rows(exec, planes, rows.count, rows.count - last.active_after,
+                                                       next_pending, end_pending, max_steps, buffers);
       next_pending += revived;
       report.revived += revived;
-      track_extra_bytes(2 * static_cast<std::int64_t>(sizeof(RowIndex)) * revived);
+      track_extra_bytes(0);
       if (next_pending == end_pending) span = rows.count;  // every sample still to step is in the window
       return;
     }
@@ -370,15 +376,15 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     report.compaction_why[describe(decision.action)] = decision.why;
     if (decision.action == CompactionDecision::Action::map) {
       report.scanned_slots += rows.count;
-      rows.map = detail::active_map(exec, book, rows, last.active_after, max_steps);
+      rows.map =
+          detail::active_map(exec, book, rows, last.active_after, max_steps, buffers.next_map(last.active_after));
       rows.count = last.active_after;
       track_extra_bytes(0);
     } else if (decision.action == CompactionDecision::Action::reorder) {
       permute_rows();
       report.scanned_slots += span;
-      const std::int64_t moved = detail::reorder_rows(exec, planes, span, last.active_after, max_steps);
-      report.rows_moved += moved;
-      track_extra_bytes(static_cast<std::int64_t>(sizeof(RowIndex)) * moved);
+      detail::reorder_rows(exec, planes, span, last.active_after, max_steps, buffers);
+      track_extra_bytes(0);
       rows.map = {};
       span = rows.count = last.active_after;
     }
@@ -387,7 +393,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   try {
     if (!resuming && rows_fit && options.in_flight > 0 && options.in_flight < active) {
       permute_rows();  // the samples to run first, in order, then the window over them
-      report.rows_moved += detail::reorder_rows(exec, planes, n, active, max_steps);
+      detail::reorder_rows(exec, planes, n, active, max_steps, buffers);
       span = end_pending = active;
       next_pending = rows.count = options.in_flight;
       report.in_flight = options.in_flight;
@@ -434,6 +440,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     throw;
   }
   restore_order();
+  count_rows_moved();
 
   detail::summarise(exec, book, report);
   report.exact_steps = report.longest_sample_steps == report.steps;

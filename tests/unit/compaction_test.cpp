@@ -122,6 +122,52 @@ std::vector<Case> cases() {
 }
 INSTANTIATE_TEST_SUITE_P(Spreads, Compacted, ::testing::ValuesIn(cases()), case_name);
 
+// Allocations by label while `work` runs, seen through Kokkos Tools' allocation callback.
+std::map<std::string, int>* allocations_seen = nullptr;
+void count_allocation(const Kokkos_Profiling_SpaceHandle, const char* label, const void*, const std::uint64_t) {
+  ++(*allocations_seen)[label];
+}
+template <class Work>
+std::map<std::string, int> allocations_during(const Work& work) {
+  std::map<std::string, int> seen;
+  allocations_seen = &seen;
+  Kokkos::Tools::Experimental::set_allocate_data_callback(count_allocation);
+  work();
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  allocations_seen = nullptr;
+  return seen;
+}
+
+TEST(Compaction, IndexBuffersAreAllocatedOnceNotPerAction) {
+  const std::int64_t n = 4000;
+  const HostBatch spread = spin_batch(kernels::Spread::x1000, n);
+  const auto d = deploy(Spin{}, 4, LoopNest::per_sample);
+  const SpinPlanes warm(spread);
+  static_cast<void>(warm.run(d, 100000, RunOptions{}));  // measured costs and the like, once per process
+  for (const Compaction mode : {Compaction::map, Compaction::reorder}) {
+    RunOptions options;
+    options.compaction = mode;
+    const SpinPlanes planes(spread);
+    Report r;
+    const auto seen = allocations_during([&] { r = planes.run(d, 100000, options); });
+    const std::string action = mode == Compaction::map ? "map" : "reorder";
+    SCOPED_TRACE(action);
+    EXPECT_GT(r.compaction_actions[action], 20);
+    // Two maps (one read while the other is written) and one pair of swap lists, however many actions.
+    EXPECT_LE(seen.count("eagle::active_map") ? seen.at("eagle::active_map") : 0, 2);
+    EXPECT_LE(seen.count("eagle::swap_from") ? seen.at("eagle::swap_from") : 0, 1);
+    EXPECT_LE(seen.count("eagle::swap_to") ? seen.at("eagle::swap_to") : 0, 1);
+  }
+  RunOptions revive;
+  revive.in_flight = n / 8;
+  const SpinPlanes planes(spread);
+  Report r;
+  const auto seen = allocations_during([&] { r = planes.run(d, 100000, revive); });
+  EXPECT_GT(r.revived, 0);
+  EXPECT_GT(r.launches, 20);
+  EXPECT_EQ(seen.count("eagle::swap_from") ? seen.at("eagle::swap_from") : 0, 1);
+}
+
 TEST(Compaction, ReportSaysWhatEachModeDid) {
   const std::int64_t n = 4000;
   const HostBatch spread = spin_batch(kernels::Spread::x1000, n);

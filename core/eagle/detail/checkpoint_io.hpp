@@ -15,29 +15,35 @@
 
 namespace eagle::detail {
 
-/// A plane's values on the host, as a vector of `X` (the plane's type, or raw bytes).
-template <class X, class View>
-std::vector<X> host_values(const View& view) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  std::vector<X> out(host.extent(0) * sizeof(typename View::value_type) / sizeof(X));
+/// A plane's values on the host, as a vector of `X` (the plane's type, or raw bytes), copied on the
+/// run's execution space instance.
+template <class X, class ExecSpace, class View>
+std::vector<X> host_values(const ExecSpace& exec, const View& view) {
+  using Value = typename View::non_const_value_type;
+  const Kokkos::View<Value*, Kokkos::HostSpace> host(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::host_values"), view.extent(0));
+  Kokkos::deep_copy(exec, host, view);
+  exec.fence();  // the host reads it next
+  std::vector<X> out(host.extent(0) * sizeof(Value) / sizeof(X));
   if (!out.empty()) std::memcpy(out.data(), host.data(), out.size() * sizeof(X));
   return out;
 }
 
-/// Fills a plane from host values of `X` holding exactly its bytes.
-template <class X, class View>
-void load_values(const View& view, const std::vector<X>& values) {
+/// Fills a plane from host values of `X` holding exactly its bytes, copied on the run's instance.
+template <class X, class ExecSpace, class View>
+void load_values(const ExecSpace& exec, const View& view, const std::vector<X>& values) {
   const auto host = Kokkos::create_mirror_view(view);
   if (!values.empty()) std::memcpy(host.data(), values.data(), values.size() * sizeof(X));
-  Kokkos::deep_copy(view, host);
+  Kokkos::deep_copy(exec, view, host);
+  exec.fence();  // the host mirror goes out of scope
 }
 
 /// CRC-32 over the bytes of every plane, in order: a resume must read the same inputs.
-template <class T, int N, class Mem>
-std::uint32_t planes_crc(const Fields<T, N, Mem>& fields) {
+template <class ExecSpace, class T, int N, class Mem>
+std::uint32_t planes_crc(const ExecSpace& exec, const Fields<T, N, Mem>& fields) {
   std::uint32_t crc = 0;
   for (int f = 0; f < N; ++f) {
-    const std::vector<unsigned char> bytes = host_values<unsigned char>(fields.planes[f]);
+    const std::vector<unsigned char> bytes = host_values<unsigned char>(exec, fields.planes[f]);
     crc = crc32(bytes.data(), bytes.size(), crc);
   }
   return crc;
