@@ -25,15 +25,19 @@ struct ArmInfo {
   const char* what;
   bool oscillator;  ///< runs the oscillator batches
   bool lorenz;      ///< runs the Lorenz peer batches
+  /// One sample per work item (eagle's GPU nest): its steps per launch (0: auto), and whether it
+  /// compacts; the model replays such arms' policies on GPU profiles. -1: another kind of arm.
+  long long per_sample_k = -1;
+  bool compacts = false;
 };
 
 inline const std::vector<ArmInfo>& arm_catalogue() {
   static const std::vector<ArmInfo> arms = {
-      {"k1", "eagle, one step per launch, one sample per work item", true, true},
-      {"k8", "eagle, 8 fused steps per launch, one sample per work item", true, true},
-      {"k64", "eagle, 64 fused steps per launch, one sample per work item", true, true},
-      {"auto", "eagle, steps=auto, one sample per work item, compaction auto", true, true},
-      {"auto-nocompact", "eagle, steps=auto, one sample per work item, compaction off", true, false},
+      {"k1", "eagle, one step per launch, one sample per work item", true, true, 1, true},
+      {"k8", "eagle, 8 fused steps per launch, one sample per work item", true, true, 8, true},
+      {"k64", "eagle, 64 fused steps per launch, one sample per work item", true, true, 64, true},
+      {"auto", "eagle, steps=auto, one sample per work item, compaction auto", true, true, 0, true},
+      {"auto-nocompact", "eagle, steps=auto, one sample per work item, compaction off", true, false, 0, false},
       {"tile", "eagle, host tile, compaction auto (host spaces)", true, true},
       {"tile-nocompact", "eagle, host tile, compaction off (host spaces)", true, false},
       {"revive", "eagle, host tile, 2^16 samples in flight, revival (host spaces)", true, false},
@@ -42,6 +46,14 @@ inline const std::vector<ArmInfo>& arm_catalogue() {
       {"odeint", "Boost.Odeint runge_kutta4 over OpenMP, static schedule (Lorenz only)", false, true},
   };
   return arms;
+}
+
+/// The catalogue's entry for `name` (a name the command line accepted).
+inline const ArmInfo& arm_info(const std::string& name) {
+  const auto& c = arm_catalogue();
+  const auto it = std::find_if(c.begin(), c.end(), [&](const ArmInfo& a) { return name == a.name; });
+  if (it == c.end()) throw std::invalid_argument("eagle-simulate: no arm named '" + name + "'");
+  return *it;
 }
 
 /// The models batches run.

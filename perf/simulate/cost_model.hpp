@@ -13,6 +13,8 @@
 // nothing idles) and lane-steps on a GPU profile. On the host the three constants are fitted to
 // the measured runs by least squares; a GPU profile gives its own.
 
+#include <eagle/replay.hpp>
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -45,6 +47,7 @@ struct DeviceProfile {
   double sync_seconds = 0;           ///< a reduction's result reaching the host
   double lane_steps_per_second = 0;  ///< lane-steps of the oscillator per second, the whole device
   double scan_slots_per_second = 0;  ///< slots a compaction scan covers per second
+  std::int64_t concurrency = 0;      ///< samples in flight at once (resident threads)
   bool host_tile = false;            ///< whether the host tile arms exist there
   std::string source;                ///< where the figures come from
 };
@@ -53,12 +56,12 @@ struct DeviceProfile {
 /// machines (no GPU was available): see README, "eagle-simulate".
 inline const std::vector<DeviceProfile>& gpu_profiles() {
   static const std::vector<DeviceProfile> profiles = {
-      {"nvidia-a100", 4e-6, 8e-6, 2.0e11, 2.0e10, false,
+      {"nvidia-a100", 4e-6, 8e-6, 2.0e11, 2.0e10, 108 * 2048, false,
        "launch ~4 us, reduction to host ~8 us (typical CUDA figures); 9.7 TFLOP/s FP64 peak / 6 flops a "
-       "step at ~12% of peak; scans at ~1.5 TB/s / 8 B a slot x 10%"},
-      {"nvidia-h100", 3e-6, 6e-6, 6.0e11, 4.0e10, false,
+       "step at ~12% of peak; scans at ~1.5 TB/s / 8 B a slot x 10%; 108 SMs x 2048 threads in flight"},
+      {"nvidia-h100", 3e-6, 6e-6, 6.0e11, 4.0e10, 132 * 2048, false,
        "launch ~3 us, reduction to host ~6 us (typical CUDA figures); 34 TFLOP/s FP64 peak / 6 flops a "
-       "step at ~10% of peak; scans at ~3 TB/s / 8 B a slot x 10%"},
+       "step at ~10% of peak; scans at ~3 TB/s / 8 B a slot x 10%; 132 SMs x 2048 threads in flight"},
   };
   return profiles;
 }
@@ -72,6 +75,51 @@ inline double predict_host(const RunFeatures& f, const CostConstants& c) {
 inline double predict_device(const RunFeatures& f, const DeviceProfile& p) {
   return f.launches * (p.launch_seconds + p.sync_seconds) + f.lane_steps / p.lane_steps_per_second +
          f.scanned_slots / p.scan_slots_per_second;
+}
+
+/// What eagle's rules would weigh on a profile's device: a launch and its sync; a sample's launch of
+/// K steps, K lane-steps; a finished lane idling at a step's price; a finished slot visited, and a
+/// compaction scan, at a scan's price per slot; rows swapped at a scan's bandwidth (8 B a slot).
+inline LaunchCosts launch_costs_on(const DeviceProfile& p) {
+  LaunchCosts c;
+  c.fixed_seconds = p.launch_seconds + p.sync_seconds;
+  for (int i = 0; i < rung_count; ++i) c.per_sample_seconds[i] = static_cast<double>(1 << i) / p.lane_steps_per_second;
+  c.masked_step_seconds = 1.0 / p.lane_steps_per_second;
+  c.finished_sample_seconds = 1.0 / p.scan_slots_per_second;
+  c.measured = true;
+  return c;
+}
+
+inline CompactionCosts compaction_costs_on(const DeviceProfile& p) {
+  CompactionCosts c;
+  c.visit_per_slot = 1.0 / p.scan_slots_per_second;
+  c.indirect_per_slot = 1.0 / p.scan_slots_per_second;
+  c.scan_per_slot = 1.0 / p.scan_slots_per_second;
+  c.move_per_byte = 1.0 / (8.0 * p.scan_slots_per_second);
+  c.launch_seconds = p.launch_seconds;
+  c.source = "profile " + p.name;
+  return c;
+}
+
+/// An arm of one sample per work item (`fixed_k` steps a launch, 0: auto) as eagle would run it on
+/// the profile's device: its policies replayed against each sample's finish step with the device's
+/// concurrency and costs (eagle/replay.hpp), then described for predict_device, with lane-steps
+/// counted by warps of 32 (a finished sample's lane idles until its warp's slowest stops).
+inline RunFeatures replay_on(const DeviceProfile& p, const std::vector<std::int64_t>& finish_steps,
+                             std::int64_t max_steps, std::int64_t fixed_k, bool compacts, std::int64_t bytes_per_row) {
+  ReplayInput in;
+  in.finish_steps = finish_steps;
+  in.max_steps = max_steps;
+  in.concurrency = p.concurrency;
+  in.fixed_k = fixed_k;
+  in.launch_costs = launch_costs_on(p);
+  in.compaction = compacts ? Compaction::automatic : Compaction::off;
+  in.compaction_costs = compaction_costs_on(p);
+  in.bytes_per_row = bytes_per_row;
+  in.warp = 32;
+  const ReplayResult r = replay(in);
+  return {static_cast<double>(r.history.size()), static_cast<double>(r.sample_steps),
+          static_cast<double>(r.warp_lane_steps), static_cast<double>(r.scanned_slots)};
 }
 
 /// Least-squares fit of the host constants to measured (features, seconds) pairs, each weighted by

@@ -102,6 +102,20 @@ struct ModelReport {
   std::vector<Row> rows;
 };
 
+/// Each sample's finish step: the batch's lengths, which its end times stop exactly.
+inline std::vector<std::int64_t> finish_steps(const BatchSpec& b) {
+  const std::vector<double> lengths = lengths_of(b);
+  return std::vector<std::int64_t>(lengths.begin(), lengths.end());
+}
+
+/// A sample's row of planes (state and bookkeeping), as compaction swaps it.
+inline std::int64_t bytes_per_row(Model model) {
+  return model == Model::lorenz
+             ? eagle::detail::RowPlanes<double, kernels::Lorenz::state_count, Kokkos::HostSpace>::bytes_per_row
+             : eagle::detail::RowPlanes<double, kernels::OscillatorUntil::state_count,
+                                        Kokkos::HostSpace>::bytes_per_row;
+}
+
 inline ModelReport model_report(const Results& r) {
   ModelReport m;
   std::map<std::pair<int, std::string>, std::vector<std::pair<RunFeatures, double>>> groups;
@@ -132,11 +146,16 @@ inline ModelReport model_report(const Results& r) {
       m.rows.push_back({c.batch, c.arm, "host (fitted)", predict_host(c.last.features, fit->second), c.median()});
     }
     const double weight = oscillator_step > 0 && auto_fit(model) > 0 ? auto_fit(model) / oscillator_step : 1.0;
+    const ArmInfo& arm = arm_info(c.arm);
     for (DeviceProfile p : gpu_profiles()) {
       const bool host_only = c.arm == "tile" || c.arm == "tile-nocompact" || c.arm == "revive";
       if (host_only && !p.host_tile) continue;
       p.lane_steps_per_second /= weight;
-      m.rows.push_back({c.batch, c.arm, p.name, predict_device(c.last.features, p), -1});
+      // Eagle's own arms as eagle would run them there; the baselines as they ran here.
+      const RunFeatures f = arm.per_sample_k < 0 ? c.last.features
+                                                 : replay_on(p, finish_steps(r.batches[c.batch]), max_steps,
+                                                             arm.per_sample_k, arm.compacts, bytes_per_row(model));
+      m.rows.push_back({c.batch, c.arm, p.name, predict_device(f, p), -1});
     }
   }
   return m;

@@ -139,9 +139,8 @@ struct ArmRun {
 /// Whether `arm` can run `batch` on Space (and in this build), and if not, why.
 template <class Space>
 std::string why_not(const std::string& arm, const BatchSpec& batch) {
-  const auto& c = arm_catalogue();
-  const auto info = std::find_if(c.begin(), c.end(), [&](const ArmInfo& a) { return arm == a.name; });
-  if (batch.model == Model::lorenz ? !info->lorenz : !info->oscillator) return "not an arm for this model";
+  const ArmInfo& info = arm_info(arm);
+  if (batch.model == Model::lorenz ? !info.lorenz : !info.oscillator) return "not an arm for this model";
   constexpr bool host = std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value;
   if (!host && (arm == "tile" || arm == "tile-nocompact" || arm == "revive" || arm == "hand-simd" || arm == "odeint")) {
     return "host execution spaces only";

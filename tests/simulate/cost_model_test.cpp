@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -55,10 +57,36 @@ TEST(CostModel, NegativeCostsAreDroppedAndRefitted) {
 }
 
 TEST(CostModel, DevicePredictionFollowsTheFormula) {
-  const DeviceProfile p{"test", 2e-6, 3e-6, 1e10, 1e9, false, "test"};
+  const DeviceProfile p{"test", 2e-6, 3e-6, 1e10, 1e9, 1000, false, "test"};
   const RunFeatures f{100, 1e8, 2e8, 1e6};
   EXPECT_DOUBLE_EQ(predict_device(f, p), 100 * 5e-6 + 2e8 / 1e10 + 1e6 / 1e9);
   EXPECT_THROW(fit_host_costs({{f, 1.0}}), std::invalid_argument);
+}
+
+TEST(CostModel, ReplayOnAProfileIsTheRunEagleWouldMakeThere) {
+  const DeviceProfile& a100 = gpu_profiles().front();
+  std::vector<std::int64_t> finish(10000);
+  double sample_steps = 0;
+  for (std::size_t i = 0; i < finish.size(); ++i) {
+    finish[i] = static_cast<std::int64_t>(i % 1000) + 1;
+    sample_steps += static_cast<double>(finish[i]);
+  }
+  // 10^4 samples fit in flight on the profile (221184): auto takes the run in one launch, where
+  // each warp of 32 slots holds its lanes until its slowest sample stops.
+  double warps = 0;
+  for (std::size_t g = 0; g < finish.size(); g += 32) {
+    std::int64_t slowest = 0;
+    for (std::size_t i = g; i < std::min(finish.size(), g + 32); ++i) slowest = std::max(slowest, finish[i]);
+    warps += 32.0 * static_cast<double>(slowest);
+  }
+  const RunFeatures automatic = replay_on(a100, finish, 1000000, 0, true, 40);
+  EXPECT_EQ(automatic.launches, 1.0);
+  EXPECT_EQ(automatic.sample_steps, sample_steps);
+  EXPECT_EQ(automatic.lane_steps, warps);
+  EXPECT_LT(automatic.lane_steps, 1.1 * sample_steps);  // not the 10^4 x 10^6 of a lane held to the cap
+  const RunFeatures k64 = replay_on(a100, finish, 1000000, 64, true, 40);
+  EXPECT_EQ(k64.launches, 16.0);  // 1000 steps in launches of 64
+  EXPECT_EQ(k64.sample_steps, sample_steps);
 }
 
 }  // namespace
