@@ -32,9 +32,7 @@ CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& 
   probe.max_steps = 1;
   for (int f = 0; f < NS; ++f) probe.state.planes[f] = Kokkos::View<T*, Mem>("eagle::probe_state", large);
   for (int f = 0; f < NI; ++f) probe.inputs.planes[f] = Kokkos::View<T*, Mem>("eagle::probe_input", large);
-  probe.book = {Kokkos::View<bool*, Mem>("eagle::probe_terminated", large),
-                Kokkos::View<std::uint8_t*, Mem>("eagle::probe_status", large),
-                Kokkos::View<std::int64_t*, Mem>("eagle::probe_steps", large)};
+  probe.book = probe_bookkeeping<Mem>(large);
   Kokkos::deep_copy(exec, probe.book.terminated, true);
   const auto identity = identity_rows<ExecSpace, Mem>(exec, large);
 

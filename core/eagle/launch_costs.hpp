@@ -94,9 +94,7 @@ LaunchCosts measure_launch_costs(const Launcher<ExecSpace, Model, Mem>& run) {
   }
   for (int f = 0; f < NI; ++f)
     probe.inputs.planes[f] = probe_copy<ExecSpace, T, Mem>(exec, run.inputs.planes[f], large);
-  probe.book = {Kokkos::View<bool*, Mem>("eagle::probe_terminated", large),
-                Kokkos::View<std::uint8_t*, Mem>("eagle::probe_status", large),
-                Kokkos::View<std::int64_t*, Mem>("eagle::probe_steps", large)};
+  probe.book = probe_bookkeeping<Mem>(large);
 
   const auto reset = [&](ProbeStart how) {
     return [&, how](std::int64_t) { probe_reset(exec, probe.state, start, probe.book, how, cap); };

@@ -147,14 +147,16 @@ inline ModelReport model_report(const Results& r) {
     }
     const double weight = oscillator_step > 0 && auto_fit(model) > 0 ? auto_fit(model) / oscillator_step : 1.0;
     const ArmInfo& arm = arm_info(c.arm);
+    const std::vector<std::int64_t> finish =
+        arm.per_sample_k < 0 ? std::vector<std::int64_t>{} : finish_steps(r.batches[c.batch]);
     for (DeviceProfile p : gpu_profiles()) {
       const bool host_only = c.arm == "tile" || c.arm == "tile-nocompact" || c.arm == "revive";
       if (host_only && !p.host_tile) continue;
       p.lane_steps_per_second /= weight;
       // Eagle's own arms as eagle would run them there; the baselines as they ran here.
-      const RunFeatures f = arm.per_sample_k < 0 ? c.last.features
-                                                 : replay_on(p, finish_steps(r.batches[c.batch]), max_steps,
-                                                             arm.per_sample_k, arm.compacts, bytes_per_row(model));
+      const RunFeatures f = arm.per_sample_k < 0
+                                ? c.last.features
+                                : replay_on(p, finish, max_steps, arm.per_sample_k, arm.compacts, bytes_per_row(model));
       m.rows.push_back({c.batch, c.arm, p.name, predict_device(f, p), -1});
     }
   }

@@ -1,6 +1,9 @@
 #pragma once
 // Timing for the rules' measured constants (compaction_costs.hpp, launch_costs.hpp): the best of
-// three fenced runs, and the slope between two sizes, so a launch's fixed latency drops out.
+// three fenced runs, and the slope between two sizes, so a launch's fixed latency drops out; and
+// the bookkeeping a probe's samples carry.
+
+#include <eagle/detail/fused_steps.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -8,6 +11,14 @@
 #include <cstdint>
 
 namespace eagle::detail {
+
+/// Bookkeeping for `n` probe samples: all running, no step taken.
+template <class Mem>
+Bookkeeping<Mem> probe_bookkeeping(std::int64_t n) {
+  return {Kokkos::View<bool*, Mem>("eagle::probe_terminated", n),
+          Kokkos::View<std::uint8_t*, Mem>("eagle::probe_status", n),
+          Kokkos::View<std::int64_t*, Mem>("eagle::probe_steps", n)};
+}
 
 /// Best of three wall times of `work(n)`, fenced; `prepare(n)` runs before each, untimed.
 template <class ExecSpace, class Work, class Prepare>
