@@ -350,6 +350,8 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     ++report.checkpoints_written;
   };
 
+  LaunchCosts weighed;  // what steps = auto weighs; a finished lane's idling also weighs on compaction
+
   // After a launch: stream unstarted samples into freed slots, or drop finished ones as the rule says.
   const auto drop_finished = [&](const LaunchRecord& last) {
     if (end_pending > next_pending) {
@@ -370,7 +372,8 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     report.compaction_costs = costs.source;
     const CompactionDecision decision = decide_compaction(
         {options.compaction, rows.count, last.active_after, detail::RowPlanes<T, NS, Mem>::bytes_per_row,
-         expected_launches_ahead(last.active_after, last.active_before - last.active_after, launches_left)},
+         expected_launches_ahead(last.active_after, last.active_before - last.active_after, launches_left),
+         static_cast<double>(last.k) * weighed.masked_step_seconds},
         costs);
     ++report.compaction_actions[describe(decision.action)];
     report.compaction_why[describe(decision.action)] = decision.why;
@@ -410,11 +413,11 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
         k = std::min(tile_steps_per_launch, remaining);
       else {
         const bool in_flight_at_once = rows.count <= exec.concurrency();  // the rule needs no costs
-        const LaunchCosts costs = options.launch_costs ? *options.launch_costs
-                                  : in_flight_at_once  ? LaunchCosts{}
-                                                       : launch_costs(launch);
-        if (report.launch_costs.empty()) report.launch_costs = describe(costs);
-        const AutoStepsInput seen{history, rows.count, exec.concurrency(), max_steps - remaining, max_steps, costs};
+        weighed = options.launch_costs ? *options.launch_costs
+                  : in_flight_at_once  ? LaunchCosts{}
+                                       : launch_costs(launch);
+        if (report.launch_costs.empty()) report.launch_costs = describe(weighed);
+        const AutoStepsInput seen{history, rows.count, exec.concurrency(), max_steps - remaining, max_steps, weighed};
         k = options.auto_steps.next_k(seen);
       }
       if (nest == LoopNest::tile) k = std::min(k, launch.tile_step_limit);

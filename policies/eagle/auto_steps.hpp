@@ -13,12 +13,13 @@
 // cost per step advanced, (F + (B - A) V + A C(k) + M r k^2 / 2) / (A k); a first launch (r
 // unknown) risks no more masked work than a one-step launch costs: A k M <= F + A C(1). Where a
 // finished lane costs nothing (M = 0: a host, where a finished sample's work item just ends) only
-// the rungs' own costs bound k, up to `longest_launch`. Without measured costs the rule probes with K = 1 and keeps the
-// masked work under a fixed budget: K <= 2 budget A / r, and stops at the top rung.
+// the rungs' own costs bound k, up to `longest_launch`. Without measured costs the rule probes with
+// K = 1 and keeps the masked work under a fixed budget: K <= 2 budget A / r, and stops at the top rung.
 // Either way K grows at most twofold per launch after the first (trust is earned from what the last
-// launch showed) and never passes the cap; when the whole batch fits in flight at once
-// (n <= concurrency) every sample has its own lane, a longer launch costs no wall time, and the rule
-// takes the whole remaining run.
+// launch showed; with measured costs fourfold after a launch in which no sample finished: there is
+// no rate to weigh yet, and samples that finish together idle no lane beside a running one) and
+// never passes the cap; when the whole batch fits in flight at once (n <= concurrency) every sample
+// has its own lane, a longer launch costs no wall time, and the rule takes the whole remaining run.
 
 #include <eagle/ladder.hpp>
 
@@ -121,8 +122,9 @@ struct AutoSteps {
     } else {
       const LaunchRecord& last = in.history.back();
       active = static_cast<double>(std::max<std::int64_t>(1, last.active_after));
-      rate = static_cast<double>(last.active_before - last.active_after) / static_cast<double>(last.k);
-      limit = 2 * last.k;
+      const std::int64_t finished = last.active_before - last.active_after;
+      rate = static_cast<double>(finished) / static_cast<double>(last.k);
+      limit = (finished > 0 ? 2 : 4) * last.k;
     }
     limit = std::min(limit, longest_launch);
     const double visited_finished = std::max(0.0, static_cast<double>(in.batch) - active);

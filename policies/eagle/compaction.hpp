@@ -4,16 +4,19 @@
 // it is tested without Kokkos.
 //
 // A launch visits every slot it is given; a finished sample's slot still costs a visit (a flag read
-// on a host, an idle thread on a GPU). Two remedies, each paid for up front:
+// on a host, an idle thread on a GPU), and where lanes step in lockstep (a GPU's warp) its lane idles
+// for the whole launch while a neighbour in its group still runs. Two remedies, each paid for up front:
 //   - map:     one scan over the slots builds the list of unfinished samples (the active-set map);
 //              (each extra kernel launch also has a fixed cost, which rules out small batches)
 //              later launches visit only those, each through one extra indirect read;
 //   - reorder: the same scan, then the unfinished samples' rows are swapped into a dense block at
 //              the front of the planes, so later launches read them directly, contiguous.
-// Saving per later launch: (slots - active) visits, plus for reorder the indirect reads a map adds.
+// Saving per later launch: (slots - active) visits and the idle lanes among them, plus for reorder
+// the indirect reads a map adds.
 // The rule compares what each remedy costs now with what it saves over the launches it expects.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -59,7 +62,14 @@ struct CompactionInput {
   std::int64_t active = 0;         ///< unfinished samples among them
   std::int64_t bytes_per_row = 0;  ///< bytes one sample's row of planes holds (swapped by reorder)
   double launches_ahead = 1.0;     ///< launches the rule expects the savings to last
+  /// A finished slot's lane idling through the next launch beside a running one: the launch's steps
+  /// at a masked step's price (LaunchCosts; 0 where not measured, and near 0 on a host).
+  double idle_lane_seconds = 0.0;
 };
+
+/// Lanes that step in lockstep on a GPU: a warp (NVIDIA; AMD's wavefronts are wider). Only matters
+/// where an idle lane costs anything (`CompactionInput::idle_lane_seconds`).
+inline constexpr int lockstep_lanes = 32;
 
 struct CompactionDecision {
   enum class Action { none, map, reorder };
@@ -98,15 +108,18 @@ inline CompactionDecision decide_compaction(const CompactionInput& in, const Com
   const auto slots = static_cast<double>(in.slots);
   const auto active = static_cast<double>(in.active);
   const double ahead = std::max(1.0, in.launches_ahead);
+  // A finished slot idles a lane when any other of its group runs: slots in random order.
+  const double beside_running = 1.0 - std::pow(1.0 - active / slots, lockstep_lanes - 1);
+  const double per_dead_slot = c.visit_per_slot + beside_running * in.idle_lane_seconds;
   // A map costs one scan launch; a reorder four (a count, two scans, the swaps).
   const double scan = c.launch_seconds + slots * c.scan_per_slot;
   // A reorder swaps at most min(active, dead) pairs of rows.
   const double moved_bytes =
       2.0 * static_cast<double>(std::min<std::int64_t>(in.active, dead)) * static_cast<double>(in.bytes_per_row);
   const double map_cost = scan;
-  const double map_saving = ahead * (static_cast<double>(dead) * c.visit_per_slot - active * c.indirect_per_slot);
+  const double map_saving = ahead * (static_cast<double>(dead) * per_dead_slot - active * c.indirect_per_slot);
   const double reorder_cost = scan + 3.0 * c.launch_seconds + moved_bytes * c.move_per_byte;
-  const double reorder_saving = ahead * static_cast<double>(dead) * c.visit_per_slot;
+  const double reorder_saving = ahead * static_cast<double>(dead) * per_dead_slot;
 
   if (in.mode == Compaction::map) {
     d.action = Action::map;

@@ -114,7 +114,8 @@ inline ReplayResult replay(const ReplayInput& in) {
     const std::int64_t launches_left = (in.max_steps - r.steps + k - 1) / k;
     const CompactionDecision decision =
         decide_compaction({in.compaction, slots, after, in.bytes_per_row,
-                           expected_launches_ahead(after, r.history.back().active_before - after, launches_left)},
+                           expected_launches_ahead(after, r.history.back().active_before - after, launches_left),
+                           in.fixed_k > 0 ? 0.0 : static_cast<double>(k) * in.launch_costs.masked_step_seconds},
                           in.compaction_costs);
     if (decision.action == CompactionDecision::Action::map) {
       r.scanned_slots += slots;

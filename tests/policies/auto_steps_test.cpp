@@ -104,11 +104,14 @@ TEST(AutoStepsMeasured, TakesTheStepCountWithTheLeastCostPerStep) {
   EXPECT_EQ(next(history), 8);
 }
 
-TEST(AutoStepsMeasured, GrowsAtMostTwofoldAndPastTheTopRungInWholeBlocks) {
-  // A launch costing 1 ms: the least cost per step is near 508 steps, but at most 2 * 64.
+TEST(AutoStepsMeasured, GrowsTwofoldOrFourfoldWhenNobodyFinishedAndPastTheTopRungInWholeBlocks) {
+  // A launch costing 1 ms: the least cost per step is near 508 steps, but at most 2 * 64 after a
+  // launch in which samples finished.
   EXPECT_EQ(next_measured({{64, 1500, 1000}}, device_like(1e-3)), 128);
-  // Nobody finished: doubling passes the top rung in whole blocks of it.
-  EXPECT_EQ(next_measured({{256, 100000, 100000}}, device_like()), 512);
+  // Nobody finished (no masked work to weigh: the longest allowed is cheapest): at most 4 * 64.
+  EXPECT_EQ(next_measured({{64, 1500, 1500}}, device_like(1e-3)), 256);
+  // Growth passes the top rung in whole blocks of it.
+  EXPECT_EQ(next_measured({{256, 100000, 100000}}, device_like()), 1024);
   EXPECT_EQ(next_measured({{4096, 100000, 100000}}, device_like()), 8192);
   EXPECT_EQ(next_measured({{8192, 100000, 100000}}, device_like()), 8192);  // the longest launch
   // Unmeasured, the top rung is the limit.

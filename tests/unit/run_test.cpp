@@ -263,15 +263,16 @@ TEST(Run, AutoPerSampleWithLaunchCosts) {
   };
   if (static_cast<std::int64_t>(TestSpace().concurrency()) >= 1000) GTEST_SKIP() << "the batch fits in flight";
   // Launches dear against masked lanes (F + A C(1) < 2 A M): the first launch is 1 step, then K
-  // doubles past the top rung in whole blocks while nobody finishes: 1 + 2 + ... + 512 = 1023 steps.
+  // grows fourfold past the top rung in whole blocks while nobody finishes: 1 + 4 + ... + 1024 = 1365
+  // steps, the last launch reaching past the samples' 1000.
   LaunchCosts device;
   for (int i = 0; i < rung_count; ++i) device.per_sample_seconds[i] = 0.5e-9 + static_cast<double>(1 << i) * 1e-9;
   device.masked_step_seconds = 1e-9;
   device.measured = true;
-  const Report doubling = run(device);
-  EXPECT_EQ(doubling.launches, 10);
-  EXPECT_EQ(doubling.steps, 1023);
-  EXPECT_EQ(doubling.launches_by_k.at(512), 1);
+  const Report growing = run(device);
+  EXPECT_EQ(growing.launches_by_k,
+            (std::map<std::int64_t, std::int64_t>{{1, 1}, {4, 1}, {16, 1}, {64, 1}, {256, 1}, {1024, 1}}));
+  EXPECT_EQ(growing.steps, 1365);
   // Finished lanes that idle for free: one launch of the longest (8192 steps) does it.
   LaunchCosts host = device;
   host.masked_step_seconds = 0.0;
