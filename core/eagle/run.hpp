@@ -128,8 +128,8 @@ struct RunOptions {
   std::optional<LaunchCosts> launch_costs;
   /// What to do about finished samples (eagle/compaction.hpp); automatic weighs measured costs.
   Compaction compaction = Compaction::automatic;
-  /// The automatic rule's constants; source "unset": measured on first use (compaction_costs.hpp).
-  CompactionCosts compaction_costs;
+  /// The automatic rule's constants; empty: measured on first use (compaction_costs.hpp).
+  std::optional<CompactionCosts> compaction_costs;
   /// Revival: at most this many samples in flight, unstarted ones streaming into finished samples'
   /// slots; 0: the whole batch at once.
   std::int64_t in_flight = 0;
@@ -365,11 +365,11 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     }
     if (!compacting) return;
     const std::int64_t launches_left = end_pending > 0 ? max_steps : (max_steps - report.steps + last.k - 1) / last.k;
-    const CompactionCosts& costs =
-        options.compaction == Compaction::automatic && options.compaction_costs.source == "unset"
-            ? compaction_costs(launch)
-            : options.compaction_costs;
-    report.compaction_costs = costs.source;
+    const bool weighs = options.compaction == Compaction::automatic;  // map and reorder act regardless
+    const CompactionCosts costs = options.compaction_costs ? *options.compaction_costs
+                                  : weighs                 ? compaction_costs(launch)
+                                                           : CompactionCosts{};
+    if (weighs) report.compaction_costs = costs.source;
     const CompactionDecision decision = decide_compaction(
         {options.compaction, rows.count, last.active_after, detail::RowPlanes<T, NS, Mem>::bytes_per_row,
          expected_launches_ahead(last.active_after, last.active_before - last.active_after, launches_left),

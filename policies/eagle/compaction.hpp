@@ -52,7 +52,7 @@ struct CompactionCosts {
   double scan_per_slot = 0.0;      ///< building the active-set map, per slot scanned
   double move_per_byte = 0.0;      ///< swapping pairs of rows of the planes, per byte of the rows
   double launch_seconds = 0.0;     ///< the fixed cost of one extra kernel launch (a scan, a swap)
-  std::string source = "unset";    ///< where the figures come from
+  std::string source = "given";    ///< where the figures come from
 };
 
 /// What the rule sees after a launch.

@@ -148,7 +148,7 @@ TEST(Mpi, BalancedRanksStealFromTheSlowOneAndMatchOneProcess) {
   // Compaction costs given, not measured: auto's K follows the slots compaction leaves, and
   // measured costs could differ between this process's pieces and the job's.
   RunOptions o;
-  o.compaction_costs = {1e-9, 2e-10, 1e-9, 1e-10, 5e-6, "given by the test"};
+  o.compaction_costs = CompactionCosts{1e-9, 2e-10, 1e-9, 1e-10, 5e-6, "given by the test"};
   const auto deployed = deploy(Spin{}, Steps::automatic());
   const mpi::Reports r = mpi::run_balanced(MPI_COMM_WORLD, part, Host(), deployed, s.state, s.in, max_steps, 64, o);
   expect_like_one_process(r, s, ref);

@@ -210,17 +210,19 @@ TEST(Compaction, AutomaticLeavesAUniformBatchAlone) {
 TEST(Compaction, AutomaticDecidesFromTheCostsItIsGiven) {
   const HostBatch spread = spin_batch(kernels::Spread::x1000, 4000);
   const auto d = deploy(Spin{}, 2, LoopNest::per_sample);
+  CompactionCosts given;
+  given.visit_per_slot = 1e-6;  // finished slots are dear, a scan is cheap
+  given.scan_per_slot = 1e-9;
+  given.indirect_per_slot = 1e-6;  // and reading through a map too: reorder
   RunOptions options;
-  options.compaction_costs.source = "given";
-  options.compaction_costs.visit_per_slot = 1e-6;  // finished slots are dear, a scan is cheap
-  options.compaction_costs.scan_per_slot = 1e-9;
-  options.compaction_costs.indirect_per_slot = 1e-6;  // and reading through a map too: reorder
+  options.compaction_costs = given;
   Report r = run_on_device(spread, d, 100000, options).report;
   EXPECT_EQ(r.compaction_costs, "given");
   EXPECT_GT(r.compaction_actions["reorder"], 0);
 
-  options.compaction_costs.visit_per_slot = 1e-12;  // finished slots cost nothing: leave them
-  options.compaction_costs.scan_per_slot = 1e-6;
+  given.visit_per_slot = 1e-12;  // finished slots cost nothing: leave them
+  given.scan_per_slot = 1e-6;
+  options.compaction_costs = given;
   r = run_on_device(spread, d, 100000, options).report;
   EXPECT_EQ(r.compaction_actions.count("map"), 0u);
   EXPECT_EQ(r.compaction_actions.count("reorder"), 0u);

@@ -3,6 +3,7 @@
 // planes exactly as they were.
 
 #include <eagle/fields.hpp>
+#include <eagle/math.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -12,15 +13,6 @@
 
 namespace eagle::detail {
 
-template <class T>
-KOKKOS_INLINE_FUNCTION bool is_finite(T x) {
-#if KOKKOS_VERSION >= 40000
-  return Kokkos::isfinite(x);
-#else
-  return Kokkos::Experimental::isfinite(x);
-#endif
-}
-
 /// Index of the first sample with a NaN or infinite value in `fields`, or -1.
 template <class ExecSpace, class F>
 std::int64_t first_non_finite(const ExecSpace& exec, const F& fields, std::int64_t n) {
@@ -29,7 +21,7 @@ std::int64_t first_non_finite(const ExecSpace& exec, const F& fields, std::int64
       "eagle::check_finite", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lowest) {
         for (int f = 0; f < F::count; ++f) {
-          if (!is_finite(fields[f](i)) && i < lowest) lowest = i;
+          if (!math::isfinite(fields[f](i)) && i < lowest) lowest = i;
         }
       },
       Kokkos::Min<std::int64_t>(first));
@@ -44,7 +36,7 @@ void require_finite(const ExecSpace& exec, const char* function, const char* wha
   for (int f = 0; f < F::count; ++f) {
     auto value = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
                                                      Kokkos::subview(fields.planes[f], std::make_pair(i, i + 1)));
-    if (!is_finite(value(0))) {
+    if (!math::isfinite(value(0))) {
       throw std::invalid_argument(std::string(function) + ": " + what + " plane " + std::to_string(f) + " ('" +
                                   fields.planes[f].label() + "') holds a non-finite value at sample " +
                                   std::to_string(i) + "; every initial value must be finite");

@@ -5,6 +5,7 @@
 #include <eagle/detail/checks.hpp>
 #include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
+#include <eagle/math.hpp>
 #include <eagle/model.hpp>
 #include <eagle/status.hpp>
 
@@ -27,7 +28,7 @@ struct Bookkeeping {
 template <class T, std::size_t N>
 KOKKOS_INLINE_FUNCTION std::uint8_t check_finite(const Kokkos::Array<T, N>& s, std::uint8_t code) {
   bool finite = true;
-  for (std::size_t f = 0; f < N; ++f) finite = finite && is_finite(s[f]);
+  for (std::size_t f = 0; f < N; ++f) finite = finite && math::isfinite(s[f]);
   return finite ? code : status::non_finite;
 }
 

@@ -11,6 +11,7 @@
 #include <eagle/detail/fused_steps.hpp>
 #include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
+#include <eagle/math.hpp>
 #include <eagle/model.hpp>
 #include <eagle/pack.hpp>
 
@@ -266,7 +267,7 @@ struct TiledSteps {
     for (int f = 0; f < NS; ++f) {
       const T x = Lane::get(g.s[p][f], w);
       state[f](r) = x;
-      finite = finite && is_finite(x);
+      finite = finite && math::isfinite(x);
     }
     std::uint8_t ended = g.exhausted[p][w] || Lane::get_mask(g.alive[p], w) ? status::running : status::finished;
     if constexpr (W == 1) ended = g.code[p];

@@ -7,7 +7,7 @@
 // Samples take different numbers of steps. A step size below h_min fails the sample
 // (status step_size_underflow). The caller sets each sample's initial h in the state.
 
-#include <eagle/kernels/detail/math.hpp>
+#include <eagle/math.hpp>
 #include <eagle/status.hpp>
 
 #include <Kokkos_Core.hpp>

@@ -7,7 +7,7 @@
 // iterations; the state is then the state at the crossing, t the crossing time.
 // (MPGOS's benchmark family.)
 
-#include <eagle/kernels/detail/math.hpp>
+#include <eagle/math.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -6,7 +6,7 @@
 // so the stream follows the sample wherever it is stored).
 
 #include <eagle/kernels/counter_rng.hpp>
-#include <eagle/kernels/detail/math.hpp>
+#include <eagle/math.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -8,7 +8,7 @@
 // (status newton_failed). The step size h (state) grows by `growth` per step up to h_max and
 // stops at t_end. Needs Kokkos Kernels (link Eagle::kokkoskernels).
 
-#include <eagle/kernels/detail/math.hpp>
+#include <eagle/math.hpp>
 #include <eagle/status.hpp>
 
 #include <KokkosBatched_LU_Decl.hpp>

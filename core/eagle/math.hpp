@@ -1,10 +1,11 @@
 #pragma once
-// Math functions for step bodies on every backend: Kokkos 4 has them in Kokkos::, Kokkos 3.4 in
-// Kokkos::Experimental::. The one place that difference lives.
+// Math functions for step bodies (eagle's kernels and users' models) and for eagle's own checks, on
+// every backend: Kokkos 4 has them in Kokkos::, Kokkos 3.4 in Kokkos::Experimental::. The one place
+// that difference lives.
 
 #include <Kokkos_Core.hpp>
 
-namespace eagle::kernels::math {
+namespace eagle::math {
 
 #if KOKKOS_VERSION >= 40000
 namespace impl = ::Kokkos;
@@ -19,4 +20,9 @@ KOKKOS_INLINE_FUNCTION double fabs(double x) { return impl::fabs(x); }
 KOKKOS_INLINE_FUNCTION double fmin(double x, double y) { return impl::fmin(x, y); }
 KOKKOS_INLINE_FUNCTION double fmax(double x, double y) { return impl::fmax(x, y); }
 
-}  // namespace eagle::kernels::math
+template <class T>
+KOKKOS_INLINE_FUNCTION bool isfinite(T x) {
+  return impl::isfinite(x);
+}
+
+}  // namespace eagle::math
