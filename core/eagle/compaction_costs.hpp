@@ -9,6 +9,7 @@
 #include <eagle/detail/active_set.hpp>
 #include <eagle/detail/launch.hpp>
 #include <eagle/detail/measure.hpp>
+#include <eagle/detail/region.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -21,6 +22,7 @@ namespace detail {
 
 template <class ExecSpace, class Model, class Mem>
 CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& run) {
+  const Region region("eagle::measure_compaction_costs");
   using T = typename ModelTraits<Model>::scalar_type;
   constexpr int NS = ModelTraits<Model>::state_count;
   constexpr int NI = ModelTraits<Model>::input_count;

@@ -15,6 +15,7 @@
 #include <eagle/detail/active_set.hpp>
 #include <eagle/detail/launch.hpp>
 #include <eagle/detail/measure.hpp>
+#include <eagle/detail/region.hpp>
 #include <eagle/ladder.hpp>
 #include <eagle/status.hpp>
 
@@ -76,6 +77,7 @@ inline std::int64_t probe_samples(std::int64_t concurrency, int rung) {
 
 template <class ExecSpace, class Model, class Mem>
 LaunchCosts measure_launch_costs(const Launcher<ExecSpace, Model, Mem>& run) {
+  const Region region("eagle::measure_launch_costs");
   using T = typename ModelTraits<Model>::scalar_type;
   constexpr int NS = ModelTraits<Model>::state_count;
   constexpr int NI = ModelTraits<Model>::input_count;

@@ -11,6 +11,7 @@
 #include <eagle/detail/checks.hpp>
 #include <eagle/detail/fused_steps.hpp>
 #include <eagle/detail/launch.hpp>
+#include <eagle/detail/region.hpp>
 #include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/host_caches.hpp>
@@ -206,6 +207,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   if (options.resume_from.empty()) detail::require_finite(exec, function, "state", state, n);
   detail::require_finite(exec, function, "input", in, n);
 
+  const detail::Region run_region("eagle::run_until_done");
   Report report;
   report.model = Traits::name();
   report.execution_space = ExecSpace::name();
@@ -236,6 +238,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     saved.parameters_crc = detail::parameters_crc(deployed.model);
   }
   if (resuming) {
+    const detail::Region region("eagle::restore");
     Checkpoint found = read_checkpoint_file(options.resume_from);
     detail::require_same_run(function, options.resume_from, found, saved);
     saved = std::move(found);
@@ -294,6 +297,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   };
 
   if (resuming) {  // the rows exactly as they lay when the checkpoint was taken
+    const detail::Region region("eagle::restore");
     for (int f = 0; f < NS; ++f) detail::load_values(exec, state.planes[f], saved.state_planes[f]);
     detail::load_values(exec, book.terminated, saved.terminated);
     detail::load_values(exec, book.status, saved.status);
@@ -323,6 +327,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     report.note = "resumed after launch " + std::to_string(report.launches);
   }
   const auto write_checkpoint = [&] {
+    const detail::Region region("eagle::checkpoint_write");
     Checkpoint& c = saved;
     count_rows_moved();
     c.history.clear();
@@ -355,6 +360,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   // After a launch: stream unstarted samples into freed slots, or drop finished ones as the rule says.
   const auto drop_finished = [&](const LaunchRecord& last) {
     if (end_pending > next_pending) {
+      const detail::Region region("eagle::revival");
       const std::int64_t revived = detail::revive_rows(exec, planes, rows.count, rows.count - last.active_after,
                                                        next_pending, end_pending, max_steps, buffers);
       next_pending += revived;
@@ -364,6 +370,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
       return;
     }
     if (!compacting) return;
+    const detail::Region region("eagle::compaction");
     const std::int64_t launches_left = end_pending > 0 ? max_steps : (max_steps - report.steps + last.k - 1) / last.k;
     const bool weighs = options.compaction == Compaction::automatic;  // map and reorder act regardless
     const CompactionCosts costs = options.compaction_costs ? *options.compaction_costs
@@ -442,9 +449,9 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     restore_order();  // the caller's rows back in their order, whatever went wrong
     throw;
   }
+  const detail::Region region("eagle::summary");
   restore_order();
   count_rows_moved();
-
   detail::summarise(exec, book, report);
   report.exact_steps = report.longest_sample_steps == report.steps;
   report.capped = report.unfinished > 0;

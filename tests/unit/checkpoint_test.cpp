@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -117,6 +118,69 @@ TEST(Checkpoint, ResumedAfterAThrowEndsBitIdentical) {
     EXPECT_EQ(resumed.note, "resumed after launch 28");
     expect_same_run(cut, resumed, whole, uninterrupted);
   }
+}
+
+// Kokkos Tools regions seen while `work` runs: each push's name in order, and the deepest and
+// final nesting (a pop without its push would go below zero).
+struct RegionsSeen {
+  std::vector<std::string> pushed;
+  int depth = 0;
+  int lowest = 0;
+};
+RegionsSeen* regions_seen = nullptr;
+void push_region(const char* name) {
+  regions_seen->pushed.emplace_back(name);
+  ++regions_seen->depth;
+}
+void pop_region() { regions_seen->lowest = std::min(regions_seen->lowest, --regions_seen->depth); }
+template <class Work>
+RegionsSeen regions_during(const Work& work) {
+  RegionsSeen seen;
+  regions_seen = &seen;
+  Kokkos::Tools::Experimental::set_push_region_callback(push_region);
+  Kokkos::Tools::Experimental::set_pop_region_callback(pop_region);
+  work();
+  Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+  Kokkos::Tools::Experimental::set_pop_region_callback(nullptr);
+  regions_seen = nullptr;
+  return seen;
+}
+
+TEST(Checkpoint, EachPhaseOfARunIsAKokkosToolsRegion) {
+  const HostBatch batch = the_batch();
+  const std::string path = scratch_folder() + "/run.ckpt";
+  const auto count = [](const RegionsSeen& seen, const std::string& name) {
+    return std::count(seen.pushed.begin(), seen.pushed.end(), name);
+  };
+  const auto expect_balanced_run = [](const RegionsSeen& seen) {
+    ASSERT_FALSE(seen.pushed.empty());
+    EXPECT_EQ(seen.pushed.front(), "eagle::run_until_done");  // the outermost
+    EXPECT_EQ(seen.depth, 0);
+    EXPECT_EQ(seen.lowest, 0);
+  };
+
+  RunOptions o = options_for(flavours[2]);  // map: compaction acts after launches
+  o.checkpoint.path = path;
+  o.checkpoint.every_launches = 4;
+  Report written;
+  const RegionsSeen run = regions_during([&] { written = SpinPlanes(batch).run(deployed(), max_steps, o); });
+  expect_balanced_run(run);
+  EXPECT_EQ(count(run, "eagle::run_until_done"), 1);
+  EXPECT_EQ(count(run, "eagle::checkpoint_write"), written.checkpoints_written);
+  EXPECT_EQ(count(run, "eagle::compaction"), written.launches - 1);  // after every launch but the last
+  EXPECT_EQ(count(run, "eagle::summary"), 1);
+  EXPECT_EQ(count(run, "eagle::restore"), 0);
+
+  o = options_for(flavours[2]);
+  o.resume_from = path;
+  const RegionsSeen resumed = regions_during([&] { SpinPlanes(batch).run(deployed(), max_steps, o); });
+  expect_balanced_run(resumed);
+  EXPECT_EQ(count(resumed, "eagle::restore"), 2);  // the file read and checked, then the rows loaded
+
+  const RegionsSeen revived =
+      regions_during([&] { SpinPlanes(batch).run(deployed(), max_steps, options_for(flavours[3])); });
+  expect_balanced_run(revived);
+  EXPECT_GT(count(revived, "eagle::revival"), 0);
 }
 
 // The child half of KilledRunResumesBitIdentical, which runs it in a process of its own (disabled:
