@@ -373,9 +373,10 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     const detail::Region region("eagle::compaction");
     const std::int64_t launches_left = end_pending > 0 ? max_steps : (max_steps - report.steps + last.k - 1) / last.k;
     const bool weighs = options.compaction == Compaction::automatic;  // map and reorder act regardless
-    const CompactionCosts costs = options.compaction_costs ? *options.compaction_costs
-                                  : weighs                 ? compaction_costs(launch)
-                                                           : CompactionCosts{};
+    static const CompactionCosts unweighed{};
+    const CompactionCosts& costs = options.compaction_costs ? *options.compaction_costs
+                                   : weighs                 ? compaction_costs(launch)
+                                                            : unweighed;  // a reference: no copy per launch
     if (weighs) report.compaction_costs = costs.source;
     const CompactionDecision decision = decide_compaction(
         {options.compaction, rows.count, last.active_after, detail::RowPlanes<T, NS, Mem>::bytes_per_row,
