@@ -1,34 +1,19 @@
 #pragma once
-// Checkpoints of a run in flight, on the host and without Kokkos: what one holds, its file format
-// and the atomic write. run_until_done fills and reads them (run.hpp).
-//
-// File: "EAGLECKP", format version (u32), byte-order mark (u32), payload size (u64), the payload,
-// then the CRC-32 of everything before it. Integers and floats are stored in the host's byte
-// order, which the mark checks; every count is checked against the bytes left before anything
-// is allocated, so a corrupt file is refused, never trusted.
+// Checkpoints of a run in flight: when and where to write them, and reading and writing them.
+// What one holds and its file format: detail/checkpoint_format.hpp. run_until_done fills and
+// reads them (detail/run_object.hpp).
 
-#include <eagle/status_codes.hpp>
+#include <eagle/detail/atomic_file.hpp>
+#include <eagle/detail/checkpoint_format.hpp>
 
-#include <fcntl.h>
-#include <unistd.h>
-#include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
-#include <map>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace eagle {
-
-/// Thrown for a checkpoint that cannot be read: missing, truncated, corrupt, or another version.
-struct CheckpointError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 /// When and where run_until_done writes checkpoints (RunOptions::checkpoint).
 struct CheckpointSettings {
@@ -40,384 +25,26 @@ struct CheckpointSettings {
   std::string part;
 };
 
-/// A run between two launches: enough to continue it bit for bit.
-struct Checkpoint {
-  /// 2: the model's parameters fingerprinted (parameters_crc), the part of a batch named (MPI ranks),
-  /// every field checked against the others.
-  static constexpr std::uint32_t format_version = 2;
-
-  // Which run this is: a resume must match every field.
-  std::string model;
-  std::uint32_t scalar_bytes = 0;
-  std::int32_t state_count = 0;
-  std::int32_t input_count = 0;
-  std::int64_t samples = 0;
-  std::int64_t max_steps = 0;
-  std::string steps_setting;
-  std::string loop_nest;
-  std::string part;                  ///< CheckpointSettings::part of the run that wrote it
-  std::uint32_t inputs_crc = 0;      ///< CRC-32 of the input planes' bytes
-  std::uint32_t parameters_crc = 0;  ///< CRC-32 of the model's uniform parameters (its bytes, padding cleared)
-
-  // The launch loop: its history is the auto policy's state and gives launches, steps and K counts.
-  std::vector<std::array<std::int64_t, 3>> history;  ///< (k, active before, active after)
-  double seconds = 0.0;
-  std::int64_t active = 0;
-  std::map<std::string, std::int64_t> compaction_actions;
-  std::int64_t rows_moved = 0;
-  std::int64_t revived = 0;
-  std::int64_t extra_bytes_peak = 0;
-  std::int64_t scanned_slots = 0;
-
-  // Rows as they lie in the planes (permuted by compaction: origin maps rows to samples).
-  std::int64_t span = 0;
-  std::int64_t slots = 0;
-  std::int64_t next_pending = 0;
-  std::int64_t end_pending = 0;
-  std::int64_t in_flight = 0;
-  std::vector<std::vector<unsigned char>> state_planes;  ///< raw bytes, samples x scalar_bytes each
-  std::vector<unsigned char> terminated;
-  std::vector<std::uint8_t> status;
-  std::vector<std::int64_t> steps_taken;
-  std::vector<std::int32_t> origin;  ///< empty: rows in the caller's order
-  std::vector<std::int32_t> map;     ///< the active-set map; empty: none
-};
-
-/// CRC-32 (IEEE 802.3, reflected, as zlib): crc32("123456789") = 0xCBF43926.
-inline std::uint32_t crc32(const unsigned char* data, std::size_t size, std::uint32_t crc = 0) {
-  static const std::array<std::uint32_t, 256> table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int b = 0; b < 8; ++b) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  crc = ~crc;
-  for (std::size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xFFu] ^ (crc >> 8);
-  return ~crc;
-}
-
-namespace detail {
-
-inline constexpr char checkpoint_magic[8] = {'E', 'A', 'G', 'L', 'E', 'C', 'K', 'P'};
-inline constexpr std::uint32_t byte_order_mark = 0x01020304u;
-inline constexpr std::size_t checkpoint_header_bytes = 8 + 4 + 4 + 8;
-
-class ByteWriter {
- public:
-  template <class V>
-  void put(const V& v) {
-    static_assert(std::is_arithmetic<V>::value, "plain numbers only");
-    const auto* p = reinterpret_cast<const unsigned char*>(&v);
-    bytes.insert(bytes.end(), p, p + sizeof(V));
-  }
-  template <class V>
-  void put_vector(const std::vector<V>& v) {
-    put(static_cast<std::uint64_t>(v.size()));
-    const auto* p = reinterpret_cast<const unsigned char*>(v.data());
-    bytes.insert(bytes.end(), p, p + v.size() * sizeof(V));
-  }
-  void put_string(const std::string& s) { put_vector(std::vector<char>(s.begin(), s.end())); }
-  std::vector<unsigned char> bytes;
-};
-
-class ByteReader {
- public:
-  ByteReader(const unsigned char* data, std::size_t size) : data_(data), left_(size) {}
-  template <class V>
-  V get(const char* what) {
-    V v;
-    take(&v, sizeof(V), what);
-    return v;
-  }
-  template <class V>
-  std::vector<V> get_vector(const char* what) {
-    const auto count = get<std::uint64_t>(what);
-    if (count > left_ / sizeof(V)) {
-      throw CheckpointError(std::string("checkpoint field '") + what + "' claims " + std::to_string(count) +
-                            " entries, more than the file holds");
-    }
-    std::vector<V> v(static_cast<std::size_t>(count));
-    take(v.data(), v.size() * sizeof(V), what);
-    return v;
-  }
-  std::string get_string(const char* what) {
-    const std::vector<char> chars = get_vector<char>(what);
-    return std::string(chars.begin(), chars.end());
-  }
-  std::size_t left() const { return left_; }
-
- private:
-  void take(void* to, std::size_t size, const char* what) {
-    if (size > left_) throw CheckpointError(std::string("checkpoint ends inside field '") + what + "'");
-    if (size > 0) std::memcpy(to, data_, size);
-    data_ += size;
-    left_ -= size;
-  }
-  const unsigned char* data_;
-  std::size_t left_;
-};
-
-inline void check_length(bool ok, const char* what, std::int64_t samples) {
-  if (!ok) {
-    throw CheckpointError(std::string("checkpoint field '") + what + "' does not fit a batch of " +
-                          std::to_string(samples) + " samples");
-  }
-}
-
-/// Throws CheckpointError unless a value that passed the shape checks agrees with the others: a
-/// file with a valid CRC may still come from another version or a hand, and a bad row index or a
-/// duplicate in `origin` would make the restore write one row twice and another never.
-inline void fail_field(bool ok, const char* field, const std::string& what) {
-  if (!ok) throw CheckpointError(std::string("checkpoint field '") + field + "' " + what);
-}
-inline void check_rows_agree(const Checkpoint& c) {
-  const std::int64_t n = c.samples;
-  fail_field(c.max_steps > 0, "max steps", "must be positive, holds " + std::to_string(c.max_steps));
-  fail_field(c.seconds >= 0.0 && c.seconds < 1e300, "seconds", "must be finite and non-negative");
-  fail_field(c.in_flight >= 0 && c.in_flight <= n, "in flight", "must be within 0 ... samples");
-  fail_field(c.slots <= c.span, "rows",
-             "names more slots (" + std::to_string(c.slots) + ") than the span (" + std::to_string(c.span) + ")");
-  std::int64_t running = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const auto at = [&] { return " at row " + std::to_string(i); };
-    const unsigned char flag = c.terminated[static_cast<std::size_t>(i)];
-    const std::uint8_t code = c.status[static_cast<std::size_t>(i)];
-    const std::int64_t taken = c.steps_taken[static_cast<std::size_t>(i)];
-    fail_field(flag <= 1, "terminated", "holds " + std::to_string(flag) + at() + ", not 0 or 1");
-    fail_field(code <= status::non_finite || code >= status::first_model_failure, "status",
-               "holds the unknown code " + std::to_string(code) + at());
-    fail_field((flag == 1) == (code != status::running), "terminated",
-               "disagrees with status " + std::to_string(code) + at());
-    fail_field(taken >= 0 && taken <= c.max_steps, "steps taken",
-               "holds " + std::to_string(taken) + at() + ", outside 0 ... max_steps " + std::to_string(c.max_steps));
-    running += code == status::running ? 1 : 0;
-  }
-  fail_field(c.active >= 0 && c.active <= running, "active",
-             "holds " + std::to_string(c.active) + ", but " + std::to_string(running) + " rows are running");
-  std::vector<bool> seen(static_cast<std::size_t>(n), false);
-  for (std::int32_t r : c.origin) {
-    fail_field(r >= 0 && r < n && !seen[static_cast<std::size_t>(r)], "origin",
-               "is not a permutation of the samples (" + std::to_string(r) + " out of range or twice)");
-    seen[static_cast<std::size_t>(r)] = true;
-  }
-  std::fill(seen.begin(), seen.end(), false);
-  for (std::int32_t r : c.map) {
-    fail_field(r >= 0 && r < c.span && !seen[static_cast<std::size_t>(r)], "map",
-               "names row " + std::to_string(r) + " outside the span or twice");
-    seen[static_cast<std::size_t>(r)] = true;
-  }
-  // No launch asks for more than max_steps. With revival each sample is capped on its own steps;
-  // otherwise the launches together are (compared before adding, so the sum cannot overflow).
-  std::int64_t steps = 0;
-  for (const auto& h : c.history) {
-    fail_field(h[0] > 0 && h[0] <= c.max_steps && h[2] >= 0 && h[2] <= h[1] && h[1] <= n, "history",
-               "holds a launch of " + std::to_string(h[0]) + " steps from " + std::to_string(h[1]) + " to " +
-                   std::to_string(h[2]) + " running samples");
-    if (c.in_flight > 0) continue;
-    fail_field(h[0] <= c.max_steps - steps, "history",
-               "asks for more steps in all than max_steps " + std::to_string(c.max_steps));
-    steps += h[0];
-  }
-}
-
-}  // namespace detail
-
-/// The file's bytes: header, payload, CRC-32.
-inline std::vector<unsigned char> encode_checkpoint(const Checkpoint& c) {
-  detail::ByteWriter payload;
-  payload.put_string(c.model);
-  payload.put(c.scalar_bytes);
-  payload.put(c.state_count);
-  payload.put(c.input_count);
-  payload.put(c.samples);
-  payload.put(c.max_steps);
-  payload.put_string(c.steps_setting);
-  payload.put_string(c.loop_nest);
-  payload.put_string(c.part);
-  payload.put(c.inputs_crc);
-  payload.put(c.parameters_crc);
-  payload.put(static_cast<std::uint64_t>(c.history.size()));
-  for (const auto& h : c.history) {
-    for (std::int64_t x : h) payload.put(x);
-  }
-  payload.put(c.seconds);
-  payload.put(c.active);
-  payload.put(static_cast<std::uint64_t>(c.compaction_actions.size()));
-  for (const auto& [action, count] : c.compaction_actions) {
-    payload.put_string(action);
-    payload.put(count);
-  }
-  for (std::int64_t x : {c.rows_moved, c.revived, c.extra_bytes_peak, c.scanned_slots, c.span, c.slots, c.next_pending,
-                         c.end_pending, c.in_flight}) {
-    payload.put(x);
-  }
-  for (const auto& plane : c.state_planes) payload.put_vector(plane);
-  payload.put_vector(c.terminated);
-  payload.put_vector(c.status);
-  payload.put_vector(c.steps_taken);
-  payload.put_vector(c.origin);
-  payload.put_vector(c.map);
-
-  detail::ByteWriter file;
-  file.bytes.assign(std::begin(detail::checkpoint_magic), std::end(detail::checkpoint_magic));
-  file.put(Checkpoint::format_version);
-  file.put(detail::byte_order_mark);
-  file.put(static_cast<std::uint64_t>(payload.bytes.size()));
-  file.bytes.insert(file.bytes.end(), payload.bytes.begin(), payload.bytes.end());
-  file.put(crc32(file.bytes.data(), file.bytes.size()));
-  return file.bytes;
-}
-
-/// Parses and checks a checkpoint's bytes; throws CheckpointError naming what is wrong.
-inline Checkpoint decode_checkpoint(const unsigned char* data, std::size_t size) {
-  using detail::check_length;
-  if (size < detail::checkpoint_header_bytes + 4 ||
-      std::memcmp(data, detail::checkpoint_magic, sizeof(detail::checkpoint_magic)) != 0) {
-    throw CheckpointError("not an eagle checkpoint (no EAGLECKP header)");
-  }
-  detail::ByteReader header(data + 8, detail::checkpoint_header_bytes - 8);
-  const auto version = header.get<std::uint32_t>("format version");
-  if (version != Checkpoint::format_version) {
-    throw CheckpointError("checkpoint format version " + std::to_string(version) + "; this eagle reads version " +
-                          std::to_string(Checkpoint::format_version));
-  }
-  if (header.get<std::uint32_t>("byte order") != detail::byte_order_mark) {
-    throw CheckpointError("checkpoint written on a machine of the other byte order");
-  }
-  const auto payload_size = header.get<std::uint64_t>("payload size");
-  const std::size_t available = size - detail::checkpoint_header_bytes - 4;
-  if (payload_size != available) {
-    throw CheckpointError("checkpoint truncated or padded: its header announces " + std::to_string(payload_size) +
-                          " bytes of payload, the file holds " + std::to_string(available));
-  }
-  std::uint32_t stored = 0;
-  std::memcpy(&stored, data + size - 4, 4);
-  if (crc32(data, size - 4) != stored) throw CheckpointError("checkpoint corrupt: its CRC-32 does not match");
-
-  detail::ByteReader in(data + detail::checkpoint_header_bytes, available);
-  Checkpoint c;
-  c.model = in.get_string("model");
-  c.scalar_bytes = in.get<std::uint32_t>("scalar bytes");
-  c.state_count = in.get<std::int32_t>("state count");
-  c.input_count = in.get<std::int32_t>("input count");
-  c.samples = in.get<std::int64_t>("samples");
-  c.max_steps = in.get<std::int64_t>("max steps");
-  c.steps_setting = in.get_string("steps setting");
-  c.loop_nest = in.get_string("loop nest");
-  c.part = in.get_string("part");
-  c.inputs_crc = in.get<std::uint32_t>("inputs crc");
-  c.parameters_crc = in.get<std::uint32_t>("parameters crc");
-  const auto launches = in.get<std::uint64_t>("history");
-  if (launches > in.left() / (3 * sizeof(std::int64_t)))
-    throw CheckpointError("checkpoint history longer than the file");
-  c.history.resize(static_cast<std::size_t>(launches));
-  for (auto& h : c.history) {
-    for (auto& x : h) x = in.get<std::int64_t>("history");
-  }
-  c.seconds = in.get<double>("seconds");
-  c.active = in.get<std::int64_t>("active");
-  const auto actions = in.get<std::uint64_t>("compaction actions");
-  for (std::uint64_t a = 0; a < actions; ++a) {
-    const std::string name = in.get_string("compaction action");
-    c.compaction_actions[name] = in.get<std::int64_t>("compaction action count");
-  }
-  for (std::int64_t* x : {&c.rows_moved, &c.revived, &c.extra_bytes_peak, &c.scanned_slots, &c.span, &c.slots,
-                          &c.next_pending, &c.end_pending, &c.in_flight}) {
-    *x = in.get<std::int64_t>("rows");
-  }
-  check_length(c.samples >= 0 && c.state_count > 0 && c.state_count <= 1024 && c.input_count >= 0 &&
-                   c.scalar_bytes > 0 && c.scalar_bytes <= 64,
-               "shape", c.samples);
-  for (std::int32_t f = 0; f < c.state_count; ++f)
-    c.state_planes.push_back(in.get_vector<unsigned char>("state plane"));
-  c.terminated = in.get_vector<unsigned char>("terminated");
-  c.status = in.get_vector<std::uint8_t>("status");
-  c.steps_taken = in.get_vector<std::int64_t>("steps taken");
-  c.origin = in.get_vector<std::int32_t>("origin");
-  c.map = in.get_vector<std::int32_t>("map");
-  if (in.left() != 0)
-    throw CheckpointError("checkpoint has " + std::to_string(in.left()) + " bytes after its last field");
-
-  const auto n = static_cast<std::uint64_t>(c.samples);
-  for (const auto& plane : c.state_planes) check_length(plane.size() == n * c.scalar_bytes, "state plane", c.samples);
-  check_length(c.terminated.size() == n && c.status.size() == n && c.steps_taken.size() == n, "bookkeeping", c.samples);
-  check_length(c.origin.empty() || c.origin.size() == n, "origin", c.samples);
-  check_length(0 <= c.slots && c.slots <= c.samples && 0 <= c.span && c.span <= c.samples && 0 <= c.next_pending &&
-                   c.next_pending <= c.end_pending && c.end_pending <= c.samples &&
-                   (c.map.empty() || static_cast<std::int64_t>(c.map.size()) == c.slots),
-               "rows", c.samples);
-  detail::check_rows_agree(c);
-  return c;
-}
-
-/// Writes `c` to `path` atomically: a temporary file beside it, fsync, the previous checkpoint
-/// kept as path + ".prev", the new one renamed into place, the folder fsynced. A crash at any
+/// Writes `c` to `path` atomically (the previous checkpoint kept as path + ".prev"): a crash at any
 /// point leaves the last complete checkpoint at path.
 inline void write_checkpoint_file(const std::string& path, const Checkpoint& c) {
-  const std::vector<unsigned char> bytes = encode_checkpoint(c);
-  const std::string tmp = path + ".tmp";
-  const auto fail = [&](const char* what) {
-    throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': " + what + ": " + std::strerror(errno));
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("open");
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t wrote = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) {
-      ::close(fd);
-      fail("write");
-    }
-    done += static_cast<std::size_t>(wrote);
-  }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    fail("fsync");
-  }
-  if (::close(fd) != 0) fail("close");
-  // The previous checkpoint stays reachable as path.prev (a second link to it); the rename then
-  // replaces path in one step, so path is never missing once written.
-  const std::string previous = path + ".prev";
-  if (::access(path.c_str(), F_OK) == 0) {
-    if (::unlink(previous.c_str()) != 0 && errno != ENOENT) fail("remove the older checkpoint");
-    if (::link(path.c_str(), previous.c_str()) != 0) fail("keep the previous checkpoint");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("rename");
-  const std::size_t slash = path.find_last_of('/');
-  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  detail::write_file_atomically(path, encode_checkpoint(c), "checkpoint");
 }
 
-/// Throws std::runtime_error unless a checkpoint can be written at `path`: creates and removes
-/// path + ".tmp", as the write would, so that a bad path is found before the first launch.
+/// Throws std::runtime_error unless a checkpoint can be written at `path`, so that a bad path is
+/// found before the first launch.
 inline void probe_checkpoint_path(const std::string& path) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  if (!detail::can_write_beside(path)) {
     throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': open: " + std::strerror(errno) +
                              "; nothing was run");
   }
-  ::close(fd);
-  ::unlink(tmp.c_str());
 }
 
 /// Reads and checks the checkpoint at `path`.
 inline Checkpoint read_checkpoint_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw CheckpointError("eagle: cannot open checkpoint '" + path + "': " + std::strerror(errno));
   std::vector<unsigned char> bytes;
-  unsigned char buffer[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), f)) > 0) bytes.insert(bytes.end(), buffer, buffer + got);
-  std::fclose(f);
+  if (!detail::read_file(path, bytes))
+    throw CheckpointError("eagle: cannot open checkpoint '" + path + "': " + std::strerror(errno));
   try {
     return decode_checkpoint(bytes.data(), bytes.size());
   } catch (const CheckpointError& e) {

@@ -10,9 +10,11 @@
 #include <eagle/host_tile.hpp>
 #include <eagle/ladder.hpp>
 #include <eagle/model.hpp>
+#include <eagle/partition.hpp>
 #include <eagle/progress.hpp>
 #include <eagle/report.hpp>
 #include <eagle/run.hpp>
+#include <eagle/run_options.hpp>
 #include <eagle/status.hpp>
 #include <eagle/steps.hpp>
 #include <eagle/version.hpp>

@@ -20,30 +20,48 @@ struct UsageError : std::invalid_argument {
 };
 
 /// What an arm is: its name on the command line, what it runs, and which models it serves.
+/// What runs in an arm: eagle, or one of the baselines it is measured against.
+enum class ArmKind { eagle, naive, hand_simd, odeint };
+
+/// An arm as data: what it runs and how, where it can run, and whether the model replays it.
 struct ArmInfo {
   const char* name;
   const char* what;
   bool oscillator;  ///< runs the oscillator batches
   bool lorenz;      ///< runs the Lorenz peer batches
-  /// One sample per work item (eagle's GPU nest): its steps per launch (0: auto), and whether it
-  /// compacts; the model replays such arms' policies on GPU profiles. -1: another kind of arm.
-  long long per_sample_k = -1;
-  bool compacts = false;
+  ArmKind kind;
+  bool host_only;  ///< needs a host execution space (the tile, hand code, Boost.Odeint)
+  // eagle's arms:
+  long long steps = 0;      ///< steps per launch; 0: auto
+  bool tile = false;        ///< the host tile nest; else one sample per work item
+  bool compacts = false;    ///< compaction automatic; else off
+  long long in_flight = 0;  ///< revival: samples in flight; 0: all
+  /// One sample per work item (eagle's GPU nest): its steps per launch (0: auto); the model replays
+  /// such arms' policies on GPU profiles. -1: another kind of arm.
+  long long per_sample_k() const { return kind == ArmKind::eagle && !tile ? steps : -1; }
+  /// Costed by the model (eagle's arms and the naive baseline); the host-only baselines are not.
+  bool modelled() const { return kind == ArmKind::eagle || kind == ArmKind::naive; }
 };
 
 inline const std::vector<ArmInfo>& arm_catalogue() {
+  using K = ArmKind;
   static const std::vector<ArmInfo> arms = {
-      {"k1", "eagle, one step per launch, one sample per work item", true, true, 1, true},
-      {"k8", "eagle, 8 fused steps per launch, one sample per work item", true, true, 8, true},
-      {"k64", "eagle, 64 fused steps per launch, one sample per work item", true, true, 64, true},
-      {"auto", "eagle, steps=auto, one sample per work item, compaction auto", true, true, 0, true},
-      {"auto-nocompact", "eagle, steps=auto, one sample per work item, compaction off", true, false, 0, false},
-      {"tile", "eagle, host tile, compaction auto (host spaces)", true, true},
-      {"tile-nocompact", "eagle, host tile, compaction off (host spaces)", true, false},
-      {"revive", "eagle, host tile, 2^16 samples in flight, revival (host spaces)", true, false},
-      {"naive", "baseline A: a Kokkos parallel_for and parallel_reduce per step", true, false},
-      {"hand-simd", "baseline B, the limit: hand code for the build's ISA (host spaces)", true, false},
-      {"odeint", "Boost.Odeint runge_kutta4 over OpenMP, static schedule (Lorenz only)", false, true},
+      {"k1", "eagle, one step per launch, one sample per work item", true, true, K::eagle, false, 1, false, true},
+      {"k8", "eagle, 8 fused steps per launch, one sample per work item", true, true, K::eagle, false, 8, false, true},
+      {"k64", "eagle, 64 fused steps per launch, one sample per work item", true, true, K::eagle, false, 64, false,
+       true},
+      {"auto", "eagle, steps=auto, one sample per work item, compaction auto", true, true, K::eagle, false, 0, false,
+       true},
+      {"auto-nocompact", "eagle, steps=auto, one sample per work item, compaction off", true, false, K::eagle, false, 0,
+       false, false},
+      {"tile", "eagle, host tile, compaction auto (host spaces)", true, true, K::eagle, true, 0, true, true},
+      {"tile-nocompact", "eagle, host tile, compaction off (host spaces)", true, false, K::eagle, true, 0, true, false},
+      {"revive", "eagle, host tile, 2^16 samples in flight, revival (host spaces)", true, false, K::eagle, true, 0,
+       true, true, 1LL << 16},
+      {"naive", "baseline A: a Kokkos parallel_for and parallel_reduce per step", true, false, K::naive, false},
+      {"hand-simd", "baseline B, the limit: hand code for the build's ISA (host spaces)", true, false, K::hand_simd,
+       true},
+      {"odeint", "Boost.Odeint runge_kutta4 over OpenMP, static schedule (Lorenz only)", false, true, K::odeint, true},
   };
   return arms;
 }

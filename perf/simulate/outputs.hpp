@@ -120,7 +120,7 @@ inline ModelReport model_report(const Results& r) {
   ModelReport m;
   std::map<std::pair<int, std::string>, std::vector<std::pair<RunFeatures, double>>> groups;
   for (const Cell& c : r.cells) {
-    if (c.seconds.empty() || c.arm == "hand-simd" || c.arm == "odeint") continue;
+    if (c.seconds.empty() || !arm_info(c.arm).modelled()) continue;
     groups[{static_cast<int>(r.batches[c.batch].model), c.arm}].push_back({c.last.features, c.median()});
   }
   std::map<std::pair<int, std::string>, CostConstants> fitted;
@@ -139,7 +139,7 @@ inline ModelReport model_report(const Results& r) {
   };
   const double oscillator_step = auto_fit(Model::oscillator);
   for (const Cell& c : r.cells) {
-    if (c.seconds.empty() || c.arm == "hand-simd" || c.arm == "odeint") continue;
+    if (c.seconds.empty() || !arm_info(c.arm).modelled()) continue;
     const Model model = r.batches[c.batch].model;
     const auto fit = fitted.find({static_cast<int>(model), c.arm});
     if (fit != fitted.end()) {
@@ -148,15 +148,14 @@ inline ModelReport model_report(const Results& r) {
     const double weight = oscillator_step > 0 && auto_fit(model) > 0 ? auto_fit(model) / oscillator_step : 1.0;
     const ArmInfo& arm = arm_info(c.arm);
     const std::vector<std::int64_t> finish =
-        arm.per_sample_k < 0 ? std::vector<std::int64_t>{} : finish_steps(r.batches[c.batch]);
+        arm.per_sample_k() < 0 ? std::vector<std::int64_t>{} : finish_steps(r.batches[c.batch]);
     for (DeviceProfile p : gpu_profiles()) {
-      const bool host_only = c.arm == "tile" || c.arm == "tile-nocompact" || c.arm == "revive";
-      if (host_only && !p.host_tile) continue;
+      if (arm.host_only && !p.host_tile) continue;
       p.lane_steps_per_second /= weight;
       // Eagle's own arms as eagle would run them there; the baselines as they ran here.
-      const RunFeatures f = arm.per_sample_k < 0
-                                ? c.last.features
-                                : replay_on(p, finish, max_steps, arm.per_sample_k, arm.compacts, bytes_per_row(model));
+      const RunFeatures f = arm.per_sample_k() < 0 ? c.last.features
+                                                   : replay_on(p, finish, max_steps, arm.per_sample_k(), arm.compacts,
+                                                               bytes_per_row(model));
       m.rows.push_back({c.batch, c.arm, p.name, predict_device(f, p), -1});
     }
   }
@@ -262,7 +261,7 @@ inline std::string to_json(const Results& r, const ModelReport* m) {
           << ", \"measured\": " << (c.seconds.empty() ? "false" : "true");
       first = false;
       if (c.seconds.empty()) {
-        out << ", \"skipped\": " << json_string(c.skipped) << "}";
+        out << ", \"skipped\": " << json_string(describe(c.skipped)) << "}";
         continue;
       }
       out << ", \"seconds\": [";

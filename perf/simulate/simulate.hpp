@@ -136,19 +136,36 @@ struct ArmRun {
   std::uint32_t checksum = 0;
 };
 
+/// Why an arm does not run a batch (none: it runs).
+enum class Skip { none, other_model, host_only, no_odeint, out_of_time };
+
+inline const char* describe(Skip s) {
+  switch (s) {
+    case Skip::none:
+      return "";
+    case Skip::other_model:
+      return "not an arm for this model";
+    case Skip::host_only:
+      return "host execution spaces only";
+    case Skip::no_odeint:
+      return "built without Boost.Odeint and OpenMP";
+    case Skip::out_of_time:
+      return "the time budget ran out";
+  }
+  return "?";
+}
+
 /// Whether `arm` can run `batch` on Space (and in this build), and if not, why.
 template <class Space>
-std::string why_not(const std::string& arm, const BatchSpec& batch) {
+Skip why_not(const std::string& arm, const BatchSpec& batch) {
   const ArmInfo& info = arm_info(arm);
-  if (batch.model == Model::lorenz ? !info.lorenz : !info.oscillator) return "not an arm for this model";
+  if (batch.model == Model::lorenz ? !info.lorenz : !info.oscillator) return Skip::other_model;
   constexpr bool host = std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value;
-  if (!host && (arm == "tile" || arm == "tile-nocompact" || arm == "revive" || arm == "hand-simd" || arm == "odeint")) {
-    return "host execution spaces only";
-  }
+  if (!host && info.host_only) return Skip::host_only;
 #if !defined(EAGLE_SIMULATE_HAS_ODEINT)
-  if (arm == "odeint") return "built without Boost.Odeint and OpenMP";
+  if (info.kind == ArmKind::odeint) return Skip::no_odeint;
 #endif
-  return "";
+  return Skip::none;
 }
 
 namespace detail {
@@ -164,16 +181,12 @@ Report run_eagle(const Batch<Space>& b, const Deployed<Model>& d, const RunOptio
 }
 
 template <class Space, class Model>
-Report run_eagle_arm(const std::string& arm, const Batch<Space>& b, const Model& model) {
+Report run_eagle_arm(const ArmInfo& arm, const Batch<Space>& b, const Model& model) {
   RunOptions o;
-  LoopNest nest = LoopNest::per_sample;
-  Steps steps = Steps::automatic();
-  if (arm == "k1") steps = Steps::fixed(1);
-  if (arm == "k8") steps = Steps::fixed(8);
-  if (arm == "k64") steps = Steps::fixed(64);
-  if (arm == "tile" || arm == "tile-nocompact" || arm == "revive") nest = LoopNest::tile;
-  if (arm == "auto-nocompact" || arm == "tile-nocompact") o.compaction = Compaction::off;
-  if (arm == "revive") o.in_flight = std::int64_t(1) << 16;
+  o.compaction = arm.compacts ? Compaction::automatic : Compaction::off;
+  o.in_flight = arm.in_flight;
+  const Steps steps = arm.steps > 0 ? Steps::fixed(arm.steps) : Steps::automatic();
+  const LoopNest nest = arm.tile ? LoopNest::tile : LoopNest::per_sample;
   return run_eagle(b, deploy(model, steps, nest), o, std::make_index_sequence<Model::state_count>{});
 }
 
@@ -188,7 +201,8 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
   job.barrier();
   Kokkos::Timer timer;
   const auto n = static_cast<double>(b.part.size());
-  if (arm == "naive") {
+  const ArmInfo& info = arm_info(arm);
+  if (info.kind == ArmKind::naive) {
     using Plane = typename Batch<Space>::Plane;
     const std::int64_t steps = perf::naive_model(Space(), kernels::OscillatorUntil{dt},
                                                  std::array<Plane, 3>{b.state[0], b.state[1], b.state[2]},
@@ -196,13 +210,13 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
     r.seconds = timer.seconds();
     r.features = {2.0 * static_cast<double>(steps), b.sample_steps, n * static_cast<double>(steps), 0};
     r.launches_by_k[1] = steps;
-  } else if (arm == "hand-simd") {
+  } else if (info.kind == ArmKind::hand_simd) {
     if constexpr (std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
       perf::limit_oscillator(b.state[0], b.state[1], b.state[2], b.inputs[0], 0.0, b.inputs[1], dt, max_steps);
       r.seconds = timer.seconds();
       r.features = {1, b.sample_steps, b.sample_steps, 0};
     }
-  } else if (arm == "odeint") {
+  } else if (info.kind == ArmKind::odeint) {
 #if defined(EAGLE_SIMULATE_HAS_ODEINT)
     if constexpr (std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
       const auto count = static_cast<std::size_t>(b.part.size());
@@ -224,8 +238,8 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
   } else {
     const Report rep =
         b.spec.model == Model::lorenz
-            ? detail::run_eagle_arm(arm, b, kernels::Lorenz{10.0, 8.0 / 3.0, dt, (lorenz_steps - 0.5) * dt})
-            : detail::run_eagle_arm(arm, b, kernels::OscillatorUntil{dt});
+            ? detail::run_eagle_arm(info, b, kernels::Lorenz{10.0, 8.0 / 3.0, dt, (lorenz_steps - 0.5) * dt})
+            : detail::run_eagle_arm(info, b, kernels::OscillatorUntil{dt});
     r.seconds = timer.seconds();
     r.features = {static_cast<double>(rep.launches), static_cast<double>(rep.sample_steps),
                   static_cast<double>(rep.lane_steps), static_cast<double>(rep.scanned_slots)};
@@ -246,7 +260,7 @@ struct Cell {
   std::string arm;
   std::vector<double> seconds;
   ArmRun last;
-  std::string skipped;  ///< why it was not measured; empty when it was
+  Skip skipped = Skip::none;  ///< why it was not measured
 
   double median() const {
     if (seconds.empty()) return -1;
@@ -294,11 +308,11 @@ Results measure(const Options& o, std::FILE* progress, const Collective& job = {
       c.batch = b;
       c.arm = arm;
       c.skipped = why_not<Space>(arm, o.batches[b]);
-      if (c.skipped != "not an arm for this model") res.cells.push_back(c);
+      if (c.skipped != Skip::other_model) res.cells.push_back(c);
     }
   }
   const std::size_t runnable = static_cast<std::size_t>(
-      std::count_if(res.cells.begin(), res.cells.end(), [](const Cell& c) { return c.skipped.empty(); }));
+      std::count_if(res.cells.begin(), res.cells.end(), [](const Cell& c) { return c.skipped == Skip::none; }));
 
   // Untimed: each arm once on a small spread batch of each model, so that first-run costs (thread
   // start-up, the compaction rule measuring its constants) stay out of the measurements.
@@ -306,7 +320,7 @@ Results measure(const Options& o, std::FILE* progress, const Collective& job = {
     const BatchSpec warm{model, 512, model == Model::lorenz ? 1 : 1000};
     const Batch<Space> batch(warm, Partition::balanced(job.rank, job.ranks, warm.n));
     for (const std::string& arm : o.arms) {
-      if (why_not<Space>(arm, warm).empty()) run_arm(arm, batch, job);
+      if (why_not<Space>(arm, warm) == Skip::none) run_arm(arm, batch, job);
     }
   }
 
@@ -316,7 +330,7 @@ Results measure(const Options& o, std::FILE* progress, const Collective& job = {
   for (int pass = 0; pass < o.max_repetitions; ++pass) {
     bool ran = false;
     for (Cell& c : res.cells) {
-      if (!c.skipped.empty() || static_cast<int>(c.seconds.size()) != pass) continue;
+      if (c.skipped != Skip::none || static_cast<int>(c.seconds.size()) != pass) continue;
       const double left = o.budget_seconds - clock.seconds();
       // The first pass runs while any budget is left; later ones only runs that fit in what is
       // left. Rank 0's clock decides for every rank.
@@ -339,7 +353,7 @@ Results measure(const Options& o, std::FILE* progress, const Collective& job = {
     if (!ran) break;
   }
   for (Cell& c : res.cells) {
-    if (c.skipped.empty() && c.seconds.empty()) c.skipped = "the time budget ran out";
+    if (c.skipped == Skip::none && c.seconds.empty()) c.skipped = Skip::out_of_time;
   }
   res.elapsed_seconds = clock.seconds();
   return res;

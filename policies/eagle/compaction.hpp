@@ -153,10 +153,4 @@ inline double expected_launches_ahead(std::int64_t active, std::int64_t finished
   return std::clamp(by_rate, 1.0, std::max(1.0, static_cast<double>(launches_left_before_cap)));
 }
 
-/// Host tiles: a group of lanes refills lanes whose samples finished once fewer than this fraction
-/// of its lanes still run: 1, at the first look after any stopped (eagle-bench-oscillator's
-/// spread-1000 batch runs faster so than at 0.75). Compaction::off: only when none runs, the plain
-/// group-by-group order.
-inline constexpr double tile_refill_below = 1.0;
-
 }  // namespace eagle

@@ -4,6 +4,8 @@
 // while the step loop sweeps its lanes once per step. Pure logic: the cache sizes come in as data
 // (read with hwloc in host_caches.hpp), so bogus data can be tested.
 
+#include <eagle/partition.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -11,35 +13,6 @@
 #include <utility>
 
 namespace eagle {
-
-/// A rank's contiguous part [begin, end) of a batch of `total` samples.
-struct Partition {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
-  std::int64_t total = 0;
-
-  Partition(std::int64_t begin_, std::int64_t end_, std::int64_t total_) : begin(begin_), end(end_), total(total_) {
-    if (begin < 0 || begin > end || end > total) {
-      throw std::invalid_argument("eagle::Partition: need 0 <= begin <= end <= total, got begin " +
-                                  std::to_string(begin) + ", end " + std::to_string(end) + ", total " +
-                                  std::to_string(total));
-    }
-  }
-  std::int64_t size() const { return end - begin; }
-
-  /// Part `rank` of `ranks` contiguous parts of a batch of `total` samples, balanced: the first
-  /// total % ranks parts hold one sample more. A part may be empty.
-  static Partition balanced(std::int64_t rank, std::int64_t ranks, std::int64_t total) {
-    if (ranks <= 0 || rank < 0 || rank >= ranks || total < 0) {
-      throw std::invalid_argument("eagle::Partition::balanced: need 0 <= rank < ranks and total >= 0, got rank " +
-                                  std::to_string(rank) + ", ranks " + std::to_string(ranks) + ", total " +
-                                  std::to_string(total));
-    }
-    const std::int64_t base = total / ranks, extra = total % ranks;
-    const std::int64_t begin = rank * base + std::min(rank, extra);
-    return Partition(begin, begin + base + (rank < extra ? 1 : 0), total);
-  }
-};
 
 /// Per-core data cache sizes in bytes (0: unknown) and where they came from.
 struct CacheSizes {
@@ -121,5 +94,11 @@ inline std::pair<std::int64_t, std::int64_t> tile_range(const Partition& part, c
 /// cost under 1 % of the run only from about 6000 steps on. A progress report then comes every
 /// 8192 steps.
 inline constexpr std::int64_t tile_steps_per_launch = 8192;
+
+/// Host tiles: a group of lanes refills lanes whose samples finished once fewer than this fraction
+/// of its lanes still run: 1, at the first look after any stopped (eagle-bench-oscillator's
+/// spread-1000 batch runs faster so than at 0.75). Compaction::off: only when none runs, the plain
+/// group-by-group order.
+inline constexpr double tile_refill_below = 1.0;
 
 }  // namespace eagle

@@ -33,7 +33,7 @@ TEST(Simulate, EveryArmGivesTheSameResults) {
     for (const Cell& c : r.cells) {
       if (c.batch != b) continue;
       if (c.seconds.empty()) {
-        EXPECT_EQ(c.skipped, "host execution spaces only") << c.arm;
+        EXPECT_EQ(c.skipped, Skip::host_only) << c.arm;
         continue;
       }
       ++measured;
@@ -54,7 +54,7 @@ TEST(Simulate, FastestIsTheSmallestMedianOfTimingsGivenByHand) {
     Cell c;
     c.arm = arm;
     c.seconds = std::move(seconds);
-    c.skipped = c.seconds.empty() ? "host execution spaces only" : "";
+    c.skipped = c.seconds.empty() ? Skip::host_only : Skip::none;
     return c;
   };
   for (const Cell& c : {cell("a", {9.0, 1.0, 2.0}), cell("b", {1.6, 1.4, 1.5}), cell("c", {1.8}), cell("d", {})}) {
@@ -87,7 +87,7 @@ TEST(Simulate, ABudgetTooSmallSaysWhatWasLeftOut) {
   Options o = parse_args({"--arms", "k1,auto", "--batches", "1000:uniform,2e5:spread-1000", "--budget", "1e-9"});
   const Results r = measure<test::TestSpace>(o, nullptr);
   std::size_t skipped = 0;
-  for (const Cell& c : r.cells) skipped += c.skipped == "the time budget ran out" ? 1 : 0;
+  for (const Cell& c : r.cells) skipped += c.skipped == Skip::out_of_time ? 1 : 0;
   EXPECT_GE(skipped, 3u);  // at most the very first run started
 }
 

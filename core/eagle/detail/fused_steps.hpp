@@ -2,6 +2,7 @@
 // The fused launch for device-style execution: one sample per work item, its state in registers
 // for the launch's steps, the unfinished count reduced in the same launch.
 
+#include <eagle/detail/bookkeeping.hpp>
 #include <eagle/detail/checks.hpp>
 #include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
@@ -14,15 +15,6 @@
 #include <cstdint>
 
 namespace eagle::detail {
-
-/// Per-sample bookkeeping the launch loop owns: the terminated flag, the status code and the
-/// steps taken.
-template <class Mem>
-struct Bookkeeping {
-  Kokkos::View<bool*, Mem> terminated;
-  Kokkos::View<std::uint8_t*, Mem> status;
-  Kokkos::View<std::int64_t*, Mem> steps_taken;
-};
 
 /// A state that is no longer finite ends its sample, whatever the model said.
 template <class T, std::size_t N>

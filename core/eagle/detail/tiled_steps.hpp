@@ -7,10 +7,10 @@
 // only packs whose lanes changed are visited lane by lane. Models that declare `lane_packs` run on
 // SIMD packs (eagle/pack.hpp); others on single lanes, still interleaved.
 
-#include <eagle/compaction.hpp>
 #include <eagle/detail/fused_steps.hpp>
 #include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
+#include <eagle/host_tile.hpp>
 #include <eagle/math.hpp>
 #include <eagle/model.hpp>
 #include <eagle/pack.hpp>

@@ -1,0 +1,453 @@
+#pragma once
+// One call of run_until_done as an object: its phases are member functions and what they share
+// are members, so one launch reads top to bottom in `go`:
+//   check the call (run.hpp, before anything is built)  ->  plan (nest, tile)  ->  start or resume
+//   ->  per launch: pick K, launch, record, act on finished samples, checkpoint  ->  finish.
+
+#include <eagle/auto_steps.hpp>
+#include <eagle/checkpoint.hpp>
+#include <eagle/compaction.hpp>
+#include <eagle/compaction_costs.hpp>
+#include <eagle/deploy.hpp>
+#include <eagle/detail/active_set.hpp>
+#include <eagle/detail/checkpoint_io.hpp>
+#include <eagle/detail/fused_steps.hpp>
+#include <eagle/detail/launch.hpp>
+#include <eagle/detail/region.hpp>
+#include <eagle/detail/rows.hpp>
+#include <eagle/fields.hpp>
+#include <eagle/host_caches.hpp>
+#include <eagle/host_tile.hpp>
+#include <eagle/launch_costs.hpp>
+#include <eagle/model.hpp>
+#include <eagle/report.hpp>
+#include <eagle/run_options.hpp>
+#include <eagle/status.hpp>
+#include <eagle/steps.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace eagle::detail {
+
+/// Samples terminated on entry count as finished, the others start running; returns how many run.
+template <class ExecSpace, class Mem>
+std::int64_t initialise_status(const ExecSpace& exec, const Kokkos::View<bool*, Mem>& terminated,
+                               const Kokkos::View<std::uint8_t*, Mem>& codes) {
+  std::int64_t running = 0;
+  Kokkos::parallel_reduce(
+      "eagle::initial_status",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, terminated.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) {
+        codes(i) = terminated(i) ? status::finished : status::running;
+        sum += terminated(i) ? 0 : 1;
+      },
+      running);
+  return running;
+}
+
+/// Fills the report from the per-sample bookkeeping: counts by status, the longest sample and the
+/// work done as reductions on the run's space; the first failing samples and the failures by code
+/// on the host, only when some failed.
+template <class ExecSpace, class Mem>
+void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& report) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const auto n = static_cast<std::int64_t>(book.status.extent(0));
+  const auto codes = book.status;
+  const auto taken = book.steps_taken;
+  std::int64_t running = 0, finished = 0, longest = 0, sample_steps = 0;
+  Kokkos::parallel_reduce(
+      "eagle::summary_counts", Range(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r, std::int64_t& f) {
+        r += codes(i) == status::running ? 1 : 0;
+        f += codes(i) == status::finished ? 1 : 0;
+      },
+      running, finished);
+  Kokkos::parallel_reduce(
+      "eagle::summary_steps", Range(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += taken(i); }, sample_steps);
+  Kokkos::parallel_reduce(
+      "eagle::summary_longest", Range(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) { m = taken(i) > m ? taken(i) : m; },
+      Kokkos::Max<std::int64_t>(longest));
+  report.unfinished = running;
+  report.finished = finished;
+  report.failed = n - running - finished;
+  report.sample_steps = sample_steps;
+  report.longest_sample_steps = n > 0 ? longest : 0;
+  if (report.failed == 0) return;
+  const std::vector<std::uint8_t> host_codes = host_values<std::uint8_t>(exec, codes);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint8_t code = host_codes[static_cast<std::size_t>(i)];
+    if (code == status::running || code == status::finished) continue;
+    ++report.failures[code];
+    if (report.first_failures.size() < Report::failures_named) report.first_failures.push_back({i, code});
+  }
+}
+
+/// A run already checked (run.hpp): its plan, its rows and its report, phase by phase.
+template <class ExecSpace, class Model, class Mem>
+class Run {
+  using Traits = ModelTraits<Model>;
+  using T = typename Traits::scalar_type;
+  static constexpr int NS = Traits::state_count;
+
+ public:
+  Run(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
+      const Fields<const T, Traits::input_count, Mem>& inputs, const Kokkos::View<bool*, Mem>& terminated,
+      std::int64_t max_steps, LoopNest nest, const RunOptions& options)
+      : steps_(deployed.steps),
+        options_(options),
+        n_(static_cast<std::int64_t>(state.planes[0].extent(0))),
+        launch_{exec, deployed.model, state, inputs, bookkeeping(terminated, n_), nest, 0, max_steps},
+        rows_fit_(n_ <= std::numeric_limits<RowIndex>::max()),
+        compacting_(options.compaction != Compaction::off),
+        rows_{{}, {}, n_},
+        planes_{state, launch_.book, {}},
+        span_(n_) {
+    plan(deployed);
+  }
+
+  /// Starts (or resumes), launches until no sample runs, and finishes; the caller's rows are back
+  /// in their order however it ends.
+  Report go() {
+    const Region region("eagle::run_until_done");
+    try {
+      start_or_resume();
+      while (active_ > 0) {
+        const std::int64_t k = next_k();
+        launch_and_record(k);
+        if (active_ == 0) break;
+        if (rows_fit_) act_on_finished(history_.back());
+        checkpoint_if_due();
+      }
+    } catch (...) {
+      restore_order();
+      throw;
+    }
+    return finish();
+  }
+
+ private:
+  const ExecSpace& exec() const { return launch_.exec; }
+  std::int64_t max_steps() const { return launch_.max_steps; }
+
+  static Bookkeeping<Mem> bookkeeping(const Kokkos::View<bool*, Mem>& terminated, std::int64_t n) {
+    return {terminated,
+            Kokkos::View<std::uint8_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"), n),
+            Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
+  }
+
+  /// Plan: what the report says about the run before it starts, and the host tile's size.
+  void plan(const Deployed<Model>& deployed) {
+    report_.model = Traits::name();
+    report_.execution_space = ExecSpace::name();
+    report_.steps_setting = deployed.steps.describe();
+    report_.loop_nest = describe(launch_.nest);
+    report_.samples = n_;
+    report_.compaction = describe(rows_fit_ ? options_.compaction : Compaction::off);
+    if (launch_.nest != LoopNest::tile) return;
+    // A lane's working set in the tile: its state, its inputs and its finish step.
+    constexpr std::int64_t bytes_per_sample = sizeof(T) * (NS + Traits::input_count) + sizeof(std::int32_t);
+    const TilePlan tiles =
+        host_tile_plan(Partition(0, n_, n_), bytes_per_sample, options_.tile_lanes, options_.tile_rule);
+    launch_.tile_lanes = tiles.lanes;
+    report_.tile_lanes = tiles.lanes;
+    report_.tiles = tiles.tiles;
+    report_.tile_reason = tiles.why;
+  }
+
+  /// Start: every sample's status from its flag, and the first window when samples stream in.
+  /// Resume: the checkpoint read and checked before anything is written, then its rows loaded.
+  void start_or_resume() {
+    const bool resuming = !options_.resume_from.empty();
+    if (resuming || checkpointing()) saved_ = run_identity();
+    if (resuming) {
+      resume();
+    } else {
+      active_ = initialise_status(exec(), launch_.book.terminated, launch_.book.status);
+      if (n_ == 0)
+        report_.note = "no samples: no launch";
+      else if (active_ == 0)
+        report_.note = "every sample was already terminated: no launch";
+      if (rows_fit_ && options_.in_flight > 0 && options_.in_flight < active_) start_window();
+    }
+    last_checkpoint_ = timer_.seconds();
+  }
+
+  /// What a checkpoint of this run must match to be resumed by it.
+  Checkpoint run_identity() const {
+    Checkpoint c;
+    c.model = Traits::name();
+    c.scalar_bytes = sizeof(T);
+    c.state_count = NS;
+    c.input_count = Traits::input_count;
+    c.samples = n_;
+    c.max_steps = max_steps();
+    c.steps_setting = report_.steps_setting;
+    c.loop_nest = report_.loop_nest;
+    c.part = options_.checkpoint.part;
+    c.in_flight = options_.in_flight;
+    c.inputs_crc = planes_crc(exec(), launch_.inputs);
+    c.parameters_crc = parameters_crc(launch_.model);
+    return c;
+  }
+
+  void resume() {
+    const Region region("eagle::restore");
+    Checkpoint found = read_checkpoint_file(options_.resume_from);
+    require_same_run("eagle::run_until_done", options_.resume_from, found, saved_);
+    saved_ = std::move(found);
+    report_.resumed_from = options_.resume_from;
+    seconds_before_ = saved_.seconds;
+    active_ = saved_.active;
+    const Bookkeeping<Mem>& book = launch_.book;
+    for (int f = 0; f < NS; ++f) load_values(exec(), launch_.state.planes[f], saved_.state_planes[f]);
+    load_values(exec(), book.terminated, saved_.terminated);
+    load_values(exec(), book.status, saved_.status);
+    load_values(exec(), book.steps_taken, saved_.steps_taken);
+    if (!saved_.origin.empty()) {
+      planes_.origin =
+          Kokkos::View<RowIndex*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::origin"), n_);
+      load_values(exec(), planes_.origin, saved_.origin);
+      rows_.origin = planes_.origin;
+    }
+    if (!saved_.map.empty()) {
+      const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::active_map"),
+                                             saved_.map.size());
+      load_values(exec(), map, saved_.map);
+      rows_.map = buffers_.maps[buffers_.map_in_use] = map;
+    }
+    rows_.count = saved_.slots;
+    span_ = saved_.span;
+    next_pending_ = saved_.next_pending;
+    end_pending_ = saved_.end_pending;
+    for (const auto& h : saved_.history) record({h[0], h[1], h[2]});
+    report_.compaction_actions = saved_.compaction_actions;
+    report_.rows_moved = rows_moved_before_ = saved_.rows_moved;
+    report_.revived = saved_.revived;
+    report_.extra_bytes_peak = saved_.extra_bytes_peak;
+    report_.scanned_slots = saved_.scanned_slots;
+    report_.in_flight = end_pending_ > 0 ? options_.in_flight : 0;
+    report_.note = "resumed after launch " + std::to_string(report_.launches);
+  }
+
+  /// Revival's start: the samples to run first, in order, then the window over the first of them.
+  void start_window() {
+    permute_rows();
+    reorder_rows(exec(), planes_, n_, active_, max_steps(), buffers_);
+    span_ = end_pending_ = active_;
+    next_pending_ = rows_.count = options_.in_flight;
+    report_.in_flight = options_.in_flight;
+    track_extra_bytes(0);
+  }
+
+  /// K for the next launch: fixed, the tile's largest, or the auto rule's from the costs it weighs.
+  std::int64_t next_k() {
+    // With revival, samples start at different launches: each is capped on its own steps.
+    const std::int64_t remaining = end_pending_ > 0 ? max_steps() : max_steps() - report_.steps;
+    std::int64_t k = 0;
+    if (steps_.kind() == Steps::Kind::fixed) {
+      k = std::min<std::int64_t>(steps_.k(), remaining);
+    } else if (launch_.nest == LoopNest::tile) {
+      k = std::min(tile_steps_per_launch, remaining);
+    } else {
+      const bool in_flight_at_once = rows_.count <= exec().concurrency();  // the rule needs no costs
+      weighed_ = options_.launch_costs ? *options_.launch_costs
+                 : in_flight_at_once   ? LaunchCosts{}
+                                       : launch_costs(launch_);
+      if (report_.launch_costs.empty()) report_.launch_costs = describe(weighed_);
+      const AutoStepsInput seen{history_,    rows_.count, exec().concurrency(), max_steps() - remaining,
+                                max_steps(), weighed_};
+      k = options_.auto_steps.next_k(seen);
+    }
+    return launch_.nest == LoopNest::tile ? std::min(k, launch_.tile_step_limit) : k;
+  }
+
+  void launch_and_record(std::int64_t k) {
+    const std::int64_t waiting = end_pending_ - next_pending_;
+    const std::int64_t after = launch_(rows_, k, rows_fit_ && compacting_);
+    record({k, active_ - waiting, after});
+    active_ = after + waiting;
+    if (options_.observer) {
+      options_.observer(
+          {report_.launches, k, active_, n_, report_.steps, max_steps(), seconds_before_ + timer_.seconds()});
+    }
+  }
+
+  void record(const LaunchRecord& l) {
+    history_.push_back(l);
+    ++report_.launches;
+    report_.steps += l.k;
+    report_.lane_steps += l.active_before * l.k;
+    ++report_.launches_by_k[l.k];
+  }
+
+  /// After a launch: stream unstarted samples into freed slots, or drop finished ones as the rule says.
+  void act_on_finished(const LaunchRecord& last) {
+    if (end_pending_ > next_pending_)
+      revive(last);
+    else if (compacting_)
+      compact(last);
+  }
+
+  void revive(const LaunchRecord& last) {
+    const Region region("eagle::revival");
+    const std::int64_t revived = revive_rows(exec(), planes_, rows_.count, rows_.count - last.active_after,
+                                             next_pending_, end_pending_, max_steps(), buffers_);
+    next_pending_ += revived;
+    report_.revived += revived;
+    track_extra_bytes(0);
+    if (next_pending_ == end_pending_) span_ = rows_.count;  // every sample still to step is in the window
+  }
+
+  void compact(const LaunchRecord& last) {
+    const Region region("eagle::compaction");
+    const CompactionDecision decision = decide(last);
+    ++report_.compaction_actions[describe(decision.action)];
+    report_.compaction_why[describe(decision.action)] = decision.why;
+    if (decision.action == CompactionDecision::Action::map) {
+      report_.scanned_slots += rows_.count;
+      rows_.map =
+          active_map(exec(), launch_.book, rows_, last.active_after, max_steps(), buffers_.next_map(last.active_after));
+      rows_.count = last.active_after;
+      track_extra_bytes(0);
+    } else if (decision.action == CompactionDecision::Action::reorder) {
+      permute_rows();
+      report_.scanned_slots += span_;
+      reorder_rows(exec(), planes_, span_, last.active_after, max_steps(), buffers_);
+      track_extra_bytes(0);
+      rows_.map = {};
+      span_ = rows_.count = last.active_after;
+    }
+  }
+
+  /// The compaction rule's call: the costs it weighs (given, or measured once), and what the
+  /// launch just showed.
+  CompactionDecision decide(const LaunchRecord& last) {
+    const std::int64_t launches_left =
+        end_pending_ > 0 ? max_steps() : (max_steps() - report_.steps + last.k - 1) / last.k;
+    const bool weighs = options_.compaction == Compaction::automatic;  // map and reorder act regardless
+    static const CompactionCosts unweighed{};
+    const CompactionCosts& costs = options_.compaction_costs ? *options_.compaction_costs
+                                   : weighs                  ? compaction_costs(launch_)
+                                                             : unweighed;  // a reference: no copy per launch
+    if (weighs) report_.compaction_costs = costs.source;
+    return decide_compaction(
+        {options_.compaction, rows_.count, last.active_after, RowPlanes<T, NS, Mem>::bytes_per_row,
+         expected_launches_ahead(last.active_after, last.active_before - last.active_after, launches_left),
+         static_cast<double>(last.k) * weighed_.masked_step_seconds},
+        costs);
+  }
+
+  bool checkpointing() const { return !options_.checkpoint.path.empty(); }
+
+  void checkpoint_if_due() {
+    const CheckpointSettings& every = options_.checkpoint;
+    if (!checkpointing()) return;
+    const bool by_launches = every.every_launches > 0 && report_.launches % every.every_launches == 0;
+    const bool by_time = every.every_seconds > 0.0 && timer_.seconds() - last_checkpoint_ >= every.every_seconds;
+    if (!by_launches && !by_time) return;
+    write_checkpoint();
+    last_checkpoint_ = timer_.seconds();
+  }
+
+  void write_checkpoint() {
+    const Region region("eagle::checkpoint_write");
+    Checkpoint& c = saved_;
+    count_rows_moved();
+    c.history.clear();
+    for (const LaunchRecord& l : history_) c.history.push_back({l.k, l.active_before, l.active_after});
+    c.seconds = seconds_before_ + timer_.seconds();
+    c.active = active_;
+    c.compaction_actions = report_.compaction_actions;
+    c.rows_moved = report_.rows_moved;
+    c.revived = report_.revived;
+    c.extra_bytes_peak = report_.extra_bytes_peak;
+    c.scanned_slots = report_.scanned_slots;
+    c.span = span_;
+    c.slots = rows_.count;
+    c.next_pending = next_pending_;
+    c.end_pending = end_pending_;
+    const Bookkeeping<Mem>& book = launch_.book;
+    c.state_planes.clear();
+    for (int f = 0; f < NS; ++f) c.state_planes.push_back(host_values<unsigned char>(exec(), launch_.state.planes[f]));
+    c.terminated = host_values<unsigned char>(exec(), book.terminated);
+    c.status = host_values<std::uint8_t>(exec(), book.status);
+    c.steps_taken = host_values<std::int64_t>(exec(), book.steps_taken);
+    c.origin = planes_.origin.extent(0) > 0 ? host_values<RowIndex>(exec(), planes_.origin) : std::vector<RowIndex>{};
+    c.map = rows_.map.extent(0) > 0 ? host_values<RowIndex>(exec(), rows_.map) : std::vector<RowIndex>{};
+    write_checkpoint_file(options_.checkpoint.path, c);
+    ++report_.checkpoints_written;
+  }
+
+  /// Finish: the caller's rows in their order, and the report's totals.
+  Report finish() {
+    const Region region("eagle::summary");
+    restore_order();
+    count_rows_moved();
+    summarise(exec(), launch_.book, report_);
+    report_.exact_steps = report_.longest_sample_steps == report_.steps;
+    report_.capped = report_.unfinished > 0;
+    report_.seconds = seconds_before_ + timer_.seconds();
+    return report_;
+  }
+
+  /// Before rows first move: the map from each row to the caller's, so they can go back.
+  void permute_rows() {
+    if (planes_.origin.extent(0) > 0) return;
+    planes_.origin = identity_rows<ExecSpace, Mem>(exec(), n_);
+    rows_.origin = planes_.origin;
+  }
+
+  void restore_order() {
+    if (planes_.origin.extent(0) == 0) return;
+    const Kokkos::View<const RowIndex*, Mem> origin = planes_.origin;
+    const Bookkeeping<Mem>& book = launch_.book;
+    for (int f = 0; f < NS; ++f) restore_plane(exec(), launch_.state.planes[f], origin);
+    restore_plane(exec(), book.terminated, origin);
+    restore_plane(exec(), book.status, origin);
+    restore_plane(exec(), book.steps_taken, origin);
+    track_extra_bytes(static_cast<std::int64_t>(sizeof(std::int64_t)) * n_);
+    planes_.origin = {};
+  }
+
+  void track_extra_bytes(std::int64_t transient) {
+    const auto held = buffers_.bytes() + static_cast<std::int64_t>(sizeof(RowIndex) * planes_.origin.extent(0));
+    report_.extra_bytes_peak = std::max(report_.extra_bytes_peak, held + transient);
+  }
+
+  void count_rows_moved() { report_.rows_moved = rows_moved_before_ + buffers_.rows_moved(); }
+
+  const Steps steps_;
+  const RunOptions& options_;
+  const std::int64_t n_;
+  Launcher<ExecSpace, Model, Mem> launch_;
+  const bool rows_fit_;    // row indices fit in 32 bits: compaction and revival can act
+  const bool compacting_;  // compaction is not off
+  Report report_;
+  Checkpoint saved_;  // the run's identity, and the checkpoint resumed from or last written
+  Kokkos::Timer timer_;
+  double seconds_before_ = 0.0;  // by the run a checkpoint resumes
+  double last_checkpoint_ = 0.0;
+  std::int64_t active_ = 0;  // samples still to step, unstarted ones included
+  // Rows [0, span) hold every sample still to step; the launch visits `rows`; revival streams the
+  // unstarted rows [next_pending, end_pending) into the window [0, in_flight).
+  Rows<Mem> rows_;
+  RowPlanes<T, NS, Mem> planes_;
+  std::int64_t span_;
+  std::int64_t next_pending_ = 0;
+  std::int64_t end_pending_ = 0;
+  std::vector<LaunchRecord> history_;
+  IndexBuffers<Mem> buffers_;
+  std::int64_t rows_moved_before_ = 0;  // by the run a checkpoint resumes; this run's are on the device
+  LaunchCosts weighed_;                 // what steps = auto weighs; a finished lane's idling also weighs on compaction
+};
+
+}  // namespace eagle::detail

@@ -1,0 +1,39 @@
+#pragma once
+// What a caller may set on a run beyond its planes and its cap.
+
+#include <eagle/auto_steps.hpp>
+#include <eagle/checkpoint.hpp>
+#include <eagle/compaction.hpp>
+#include <eagle/host_tile.hpp>
+#include <eagle/progress.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace eagle {
+
+/// Optional settings of a run.
+struct RunOptions {
+  Observer observer;            ///< called after every launch (e.g. eagle::ProgressLine)
+  std::int64_t tile_lanes = 0;  ///< host tile size; 0: from the caches (or EAGLE_TILE_LANES)
+  TileRule tile_rule;           ///< how the tile is sized from the caches
+  AutoSteps auto_steps;         ///< how steps = auto picks K on device-style loop nests
+  /// The auto rule's launch costs; empty: measured on first use (launch_costs.hpp). A value with
+  /// `measured` false makes the rule keep to its masked-work budget instead.
+  std::optional<LaunchCosts> launch_costs;
+  /// What to do about finished samples (eagle/compaction.hpp); automatic weighs measured costs.
+  Compaction compaction = Compaction::automatic;
+  /// The automatic rule's constants; empty: measured on first use (compaction_costs.hpp).
+  std::optional<CompactionCosts> compaction_costs;
+  /// Revival: at most this many samples in flight, unstarted ones streaming into finished samples'
+  /// slots; 0: the whole batch at once.
+  std::int64_t in_flight = 0;
+  /// Write checkpoints of the run in flight (eagle/checkpoint.hpp).
+  CheckpointSettings checkpoint;
+  /// Continue the run saved in this checkpoint instead of starting from `state` (whose values are
+  /// replaced); the model, planes, inputs, max_steps, steps and loop nest must match.
+  std::string resume_from;
+};
+
+}  // namespace eagle
