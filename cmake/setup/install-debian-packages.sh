@@ -9,6 +9,7 @@ demo_packages=(
   cmake g++ make pkg-config       # the build
   libhwloc-dev                    # cache sizes for the host tile
   libbenchmark-dev                # perf/ configures its benchmarks beside the demo
+  libcli11-dev nlohmann-json3-dev # and eagle-simulate: its command line and its JSON
 )
 test_packages=(
   "${demo_packages[@]}"

@@ -6,7 +6,7 @@
 //
 //   eagle-bench-compaction --benchmark_repetitions=3 --benchmark_out=compaction.json
 
-#include "../process/thread_binding.hpp"
+#include <process/thread_binding.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>

@@ -5,9 +5,9 @@
 //
 //   eagle-bench-kernels --benchmark_repetitions=3 --benchmark_out=kernels.json
 
-#include "../baselines/hand_limit.hpp"
-#include "../baselines/naive_kokkos.hpp"
-#include "../process/thread_binding.hpp"
+#include <baselines/hand_limit.hpp>
+#include <baselines/naive_kokkos.hpp>
+#include <process/thread_binding.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>

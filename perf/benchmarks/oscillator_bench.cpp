@@ -6,9 +6,9 @@
 //
 //   eagle-bench-oscillator --benchmark_repetitions=5 --benchmark_out=oscillator.json
 
-#include "../baselines/hand_limit.hpp"
-#include "../baselines/naive_kokkos.hpp"
-#include "../process/thread_binding.hpp"
+#include <baselines/hand_limit.hpp>
+#include <baselines/naive_kokkos.hpp>
+#include <process/thread_binding.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>

@@ -3,8 +3,8 @@
 // the run used; the seed's figure, launches by K for auto, as SVG and CSV. `eagle-demo --help`
 // lists the options.
 
-#include "../plots/bar_chart.hpp"
-#include "../process/thread_binding.hpp"
+#include <plots/bar_chart.hpp>
+#include <process/thread_binding.hpp>
 
 #include <eagle/eagle.hpp>
 #include <eagle/kernels/oscillator.hpp>

@@ -3,10 +3,11 @@
 // MPI, `mpirun -np R eagle-simulate ...` shares every batch among R ranks (contiguous parts) and
 // rank 0 writes one set of outputs for the job.
 
-#include "../process/thread_binding.hpp"
-#include "args.hpp"
-#include "outputs.hpp"
-#include "simulate.hpp"
+#include <eagle/simulate/args.hpp>
+#include <eagle/simulate/measure.hpp>
+#include <eagle/simulate/outputs.hpp>
+#include <plots/bar_chart.hpp>
+#include <process/thread_binding.hpp>
 
 #include <Kokkos_Core.hpp>
 #if defined(EAGLE_SIMULATE_HAS_MPI)

@@ -1,7 +1,7 @@
 // Fuzzes eagle-simulate's command-line parser: the input, split at NUL bytes, is the argument
 // list. A refusal must be a UsageError; a parse that succeeds must describe a runnable request.
 
-#include <simulate/args.hpp>
+#include <eagle/simulate/args.hpp>
 
 #include <cstdint>
 #include <cstdlib>

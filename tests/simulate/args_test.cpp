@@ -1,6 +1,6 @@
 // eagle-simulate's command line: defaults, every option, and bad input named.
 
-#include <simulate/args.hpp>
+#include <eagle/simulate/args.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The cost model: the host fit recovers known constants from synthetic timings, and device
 // predictions follow the documented formula.
 
-#include <simulate/cost_model.hpp>
+#include <eagle/simulate/cost_model.hpp>
 
 #include <gtest/gtest.h>
 

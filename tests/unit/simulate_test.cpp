@@ -3,8 +3,8 @@
 
 #include "eagle_test_space.hpp"
 
-#include <simulate/outputs.hpp>
-#include <simulate/simulate.hpp>
+#include <eagle/simulate/measure.hpp>
+#include <eagle/simulate/outputs.hpp>
 
 #include <gtest/gtest.h>
 

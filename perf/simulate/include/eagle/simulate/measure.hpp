@@ -1,14 +1,14 @@
 #pragma once
 // eagle::simulate::measure: runs arms against batches on one execution space within a time
-// budget and keeps every timing. The function behind eagle-simulate (main.cpp).
+// budget and keeps every timing. The function behind eagle-simulate (main.cpp); a template on the
+// execution space, so the tests run it on each backend they build.
 
-#include "../baselines/hand_limit.hpp"
-#include "../baselines/naive_kokkos.hpp"
+#include <baselines/hand_limit.hpp>
+#include <baselines/naive_kokkos.hpp>
 #if defined(EAGLE_SIMULATE_HAS_ODEINT)
-#include "../baselines/odeint_lorenz.hpp"
+#include <baselines/odeint_lorenz.hpp>
 #endif
-#include "args.hpp"
-#include "cost_model.hpp"
+#include <eagle/simulate/results.hpp>
 
 #include <eagle/eagle.hpp>
 #include <eagle/kernels/lorenz.hpp>
@@ -27,38 +27,6 @@
 #include <vector>
 
 namespace eagle::simulate {
-
-inline constexpr double dt = 1e-3;
-inline constexpr std::int64_t max_steps = 1000000;
-inline constexpr std::int64_t uniform_steps = 100;  ///< every sample of a uniform oscillator batch
-inline constexpr std::int64_t lorenz_steps = 1000;  ///< every sample of the Lorenz peer batch
-
-/// What simulate needs from a job of several processes (MPI in main.cpp); the default is one
-/// process. Every rank runs its contiguous part of each batch; times are the slowest rank's.
-struct Collective {
-  int rank = 0;
-  int ranks = 1;
-  std::function<void()> barrier = [] {};
-  std::function<double(double)> max = [](double x) { return x; };
-  std::function<double(double)> sum = [](double x) { return x; };
-  /// Rank 0's decision, on every rank.
-  std::function<bool(bool)> agree = [](bool x) { return x; };
-  /// Every rank's launches by K, summed, on every rank.
-  std::function<std::map<std::int64_t, std::int64_t>(const std::map<std::int64_t, std::int64_t>&)> sum_counts =
-      [](const std::map<std::int64_t, std::int64_t>& m) { return m; };
-  /// Every rank's part of a plane, in the global order, on every rank.
-  std::function<std::vector<double>(const std::vector<double>&)> gather = [](const std::vector<double>& v) {
-    return v;
-  };
-};
-
-/// Each sample's length in steps: uniform batches all the same, spread ones from 1 to the spread,
-/// log-uniform (kernels/spread_batches.hpp, seed 11).
-inline std::vector<double> lengths_of(const BatchSpec& b) {
-  if (b.model == Model::lorenz) return std::vector<double>(static_cast<std::size_t>(b.n), lorenz_steps);
-  if (b.spread == 1) return std::vector<double>(static_cast<std::size_t>(b.n), uniform_steps);
-  return kernels::sample_lengths(static_cast<kernels::Spread>(b.spread), b.n, 1.0, 11);
-}
 
 /// A batch's planes in Space's memory, and the host values every run starts from.
 template <class Space>
@@ -126,34 +94,6 @@ struct Batch {
   std::vector<Plane> inputs;  ///< the sweep (omega or rho), then each sample's end time
   Kokkos::View<bool*, typename Space::memory_space> done;
 };
-
-/// One timed run of an arm on a batch.
-struct ArmRun {
-  double seconds = 0;
-  RunFeatures features;
-  std::map<std::int64_t, std::int64_t> launches_by_k;
-  std::string launch_costs;  ///< what steps = auto weighed (this rank's), or empty
-  std::uint32_t checksum = 0;
-};
-
-/// Why an arm does not run a batch (none: it runs).
-enum class Skip { none, other_model, host_only, no_odeint, out_of_time };
-
-inline const char* describe(Skip s) {
-  switch (s) {
-    case Skip::none:
-      return "";
-    case Skip::other_model:
-      return "not an arm for this model";
-    case Skip::host_only:
-      return "host execution spaces only";
-    case Skip::no_odeint:
-      return "built without Boost.Odeint and OpenMP";
-    case Skip::out_of_time:
-      return "the time budget ran out";
-  }
-  return "?";
-}
 
 /// Whether `arm` can run `batch` on Space (and in this build), and if not, why.
 template <class Space>
@@ -253,41 +193,6 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
   r.checksum = b.checksum(job);
   return r;
 }
-
-/// Every timing of one arm on one batch.
-struct Cell {
-  std::size_t batch = 0;
-  std::string arm;
-  std::vector<double> seconds;
-  ArmRun last;
-  Skip skipped = Skip::none;  ///< why it was not measured
-
-  double median() const {
-    if (seconds.empty()) return -1;
-    std::vector<double> t = seconds;
-    std::sort(t.begin(), t.end());
-    return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-  }
-};
-
-/// What simulate measured.
-struct Results {
-  std::vector<BatchSpec> batches;
-  std::vector<Cell> cells;
-  double budget_seconds = 0;
-  double elapsed_seconds = 0;
-  std::string execution_space;
-  int ranks = 1;  ///< processes that shared every batch
-
-  /// The measured cell with the smallest median for batch b, or nullptr.
-  const Cell* fastest(std::size_t b) const {
-    const Cell* best = nullptr;
-    for (const Cell& c : cells) {
-      if (c.batch == b && !c.seconds.empty() && (best == nullptr || c.median() < best->median())) best = &c;
-    }
-    return best;
-  }
-};
 
 /// Runs every (batch, arm) once, smallest batches first, then repeats them while the budget lasts,
 /// up to max_repetitions each; `progress` (may be null) gets a line per run.

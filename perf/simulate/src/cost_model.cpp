@@ -1,60 +1,15 @@
-#pragma once
-// The cost model behind `eagle-simulate --model`. Pure C++: tested with synthetic timings.
-//
-// An arm's run is described by what it did (from its eagle::Report): launches, host
-// synchronisations (each launch reduces the running count to the host), sample-steps of useful
-// work, lane-steps (each sample that starts a launch holds its lane for the launch's K steps: on a
-// GPU warp a finished lane idles, so lane-steps - sample-steps is the masked waste), slots visited
-// and slots scanned by compaction. Its time is modelled as
-//
-//   t = launches x (launch latency + host sync) + work x cost per step + scanned slots x scan cost
-//
-// where "work" is sample-steps on a host (a CPU thread that finishes a sample takes the next one:
-// nothing idles) and lane-steps on a GPU profile. On the host the three constants are fitted to
-// the measured runs by least squares; a GPU profile gives its own.
+// The cost model's figures and arithmetic (declared in eagle/simulate/cost_model.hpp).
 
-#include <eagle/replay.hpp>
+#include <eagle/simulate/cost_model.hpp>
 
 #include <array>
 #include <cmath>
-#include <cstdint>
 #include <stdexcept>
-#include <string>
-#include <vector>
+#include <utility>
 
 namespace eagle::simulate {
 
-/// What one run did, as the model sees it.
-struct RunFeatures {
-  double launches = 0;
-  double sample_steps = 0;
-  double lane_steps = 0;
-  double scanned_slots = 0;
-};
-
-/// The model's constants: seconds per launch (latency and sync together), per step of work, per
-/// slot scanned by compaction.
-struct CostConstants {
-  double per_launch = 0;
-  double per_step = 0;
-  double per_scanned_slot = 0;
-};
-
-/// A device the arms are predicted on.
-struct DeviceProfile {
-  std::string name;
-  double launch_seconds = 0;         ///< launching one kernel
-  double sync_seconds = 0;           ///< a reduction's result reaching the host
-  double lane_steps_per_second = 0;  ///< lane-steps of the oscillator per second, the whole device
-  double scan_slots_per_second = 0;  ///< slots a compaction scan covers per second
-  std::int64_t concurrency = 0;      ///< samples in flight at once (resident threads)
-  bool host_tile = false;            ///< whether the host tile arms exist there
-  std::string source;                ///< where the figures come from
-};
-
-/// GPU profiles. Figures are published orders of magnitude, not measurements on this project's
-/// machines (no GPU was available): see README, "eagle-simulate".
-inline const std::vector<DeviceProfile>& gpu_profiles() {
+const std::vector<DeviceProfile>& gpu_profiles() {
   static const std::vector<DeviceProfile> profiles = {
       {"nvidia-a100", 4e-6, 8e-6, 2.0e11, 2.0e10, 108 * 2048, false,
        "launch ~4 us, reduction to host ~8 us (typical CUDA figures); 9.7 TFLOP/s FP64 peak / 6 flops a "
@@ -66,21 +21,16 @@ inline const std::vector<DeviceProfile>& gpu_profiles() {
   return profiles;
 }
 
-/// Predicted seconds of a run with these features under fitted host constants.
-inline double predict_host(const RunFeatures& f, const CostConstants& c) {
+double predict_host(const RunFeatures& f, const CostConstants& c) {
   return f.launches * c.per_launch + f.sample_steps * c.per_step + f.scanned_slots * c.per_scanned_slot;
 }
 
-/// Predicted seconds of a run with these features on a device profile (lanes idle on a GPU).
-inline double predict_device(const RunFeatures& f, const DeviceProfile& p) {
+double predict_device(const RunFeatures& f, const DeviceProfile& p) {
   return f.launches * (p.launch_seconds + p.sync_seconds) + f.lane_steps / p.lane_steps_per_second +
          f.scanned_slots / p.scan_slots_per_second;
 }
 
-/// What eagle's rules would weigh on a profile's device: a launch and its sync; a sample's launch of
-/// K steps, K lane-steps; a finished lane idling at a step's price; a finished slot visited, and a
-/// compaction scan, at a scan's price per slot; rows swapped at a scan's bandwidth (8 B a slot).
-inline LaunchCosts launch_costs_on(const DeviceProfile& p) {
+LaunchCosts launch_costs_on(const DeviceProfile& p) {
   LaunchCosts c;
   c.fixed_seconds = p.launch_seconds + p.sync_seconds;
   for (int i = 0; i < rung_count; ++i) c.per_sample_seconds[i] = static_cast<double>(1 << i) / p.lane_steps_per_second;
@@ -90,7 +40,7 @@ inline LaunchCosts launch_costs_on(const DeviceProfile& p) {
   return c;
 }
 
-inline CompactionCosts compaction_costs_on(const DeviceProfile& p) {
+CompactionCosts compaction_costs_on(const DeviceProfile& p) {
   CompactionCosts c;
   c.visit_per_slot = 1.0 / p.scan_slots_per_second;
   c.indirect_per_slot = 1.0 / p.scan_slots_per_second;
@@ -101,12 +51,8 @@ inline CompactionCosts compaction_costs_on(const DeviceProfile& p) {
   return c;
 }
 
-/// An arm of one sample per work item (`fixed_k` steps a launch, 0: auto) as eagle would run it on
-/// the profile's device: its policies replayed against each sample's finish step with the device's
-/// concurrency and costs (eagle/replay.hpp), then described for predict_device, with lane-steps
-/// counted by warps of 32 (a finished sample's lane idles until its warp's slowest stops).
-inline RunFeatures replay_on(const DeviceProfile& p, const std::vector<std::int64_t>& finish_steps,
-                             std::int64_t max_steps, std::int64_t fixed_k, bool compacts, std::int64_t bytes_per_row) {
+RunFeatures replay_on(const DeviceProfile& p, const std::vector<std::int64_t>& finish_steps, std::int64_t max_steps,
+                      std::int64_t fixed_k, bool compacts, std::int64_t bytes_per_row) {
   ReplayInput in;
   in.finish_steps = finish_steps;
   in.max_steps = max_steps;
@@ -122,10 +68,7 @@ inline RunFeatures replay_on(const DeviceProfile& p, const std::vector<std::int6
           static_cast<double>(r.warp_lane_steps), static_cast<double>(r.scanned_slots)};
 }
 
-/// Least-squares fit of the host constants to measured (features, seconds) pairs, each weighted by
-/// 1 / seconds so that fast and slow runs count alike (relative error). A constant that comes out
-/// negative is dropped and the rest refitted: costs are never negative.
-inline CostConstants fit_host_costs(const std::vector<std::pair<RunFeatures, double>>& runs) {
+CostConstants fit_host_costs(const std::vector<std::pair<RunFeatures, double>>& runs) {
   if (runs.size() < 3) throw std::invalid_argument("eagle::simulate::fit_host_costs: needs at least 3 runs");
   std::array<bool, 3> use = {true, true, true};
   for (int attempt = 0; attempt < 4; ++attempt) {
