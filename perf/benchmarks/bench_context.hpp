@@ -1,6 +1,8 @@
 #pragma once
 // What every eagle benchmark records beside its timings, and the ratio table printed after a run.
 
+#include <process/thread_binding.hpp>
+
 #include <eagle/host_caches.hpp>
 #include <eagle/pack.hpp>
 
@@ -76,6 +78,22 @@ inline bool check_only(int argc, char* argv[], bool& to_rounding) {
   to_rounding = a == "--check-only=rounding";
   return true;
 }
+
+/// What every benchmark's main starts with, for the whole run: threads bound unless the user bound
+/// them, Kokkos initialised, Google Benchmark's flags taken out of argv.
+class BenchmarkProcess {
+ public:
+  BenchmarkProcess(int& argc, char* argv[]) : kokkos_(bind_threads(argc, argv), argv) {
+    benchmark::Initialize(&argc, argv);
+  }
+
+ private:
+  static int& bind_threads(int& argc, char* argv[]) {
+    bind_threads_by_default(argv);
+    return argc;
+  }
+  Kokkos::ScopeGuard kokkos_;
+};
 
 /// The console reporter, which also keeps each benchmark's real times, so that after the run it
 /// prints one arm's median against the others' for each argument.

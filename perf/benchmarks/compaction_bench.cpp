@@ -6,7 +6,6 @@
 //
 //   eagle-bench-compaction --benchmark_repetitions=3 --benchmark_out=compaction.json
 
-#include <process/thread_binding.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
@@ -92,9 +91,7 @@ void bench(benchmark::State& st, const Arm& arm, Spread spread) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  eagle::perf::bind_threads_by_default(argv);
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  benchmark::Initialize(&argc, argv);
+  const eagle::perf::BenchmarkProcess process(argc, argv);
   eagle::perf::add_context();
   for (Spread spread : {Spread::uniform, Spread::x100, Spread::x1000}) {
     for (const Arm& arm : arms) {

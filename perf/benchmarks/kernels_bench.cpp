@@ -7,7 +7,6 @@
 
 #include <baselines/hand_limit.hpp>
 #include <baselines/naive_kokkos.hpp>
-#include <process/thread_binding.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
@@ -137,9 +136,7 @@ bool lorenz_arms_agree(Batch<eagle::kernels::Lorenz> reference, bool to_rounding
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  eagle::perf::bind_threads_by_default(argv);
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  benchmark::Initialize(&argc, argv);
+  const eagle::perf::BenchmarkProcess process(argc, argv);
   using namespace eagle::kernels;
   const auto zero = [](std::int64_t) { return 0.0; };
   const auto one = [](std::int64_t) { return 1.0; };

@@ -8,7 +8,6 @@
 
 #include <baselines/hand_limit.hpp>
 #include <baselines/naive_kokkos.hpp>
-#include <process/thread_binding.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
@@ -152,9 +151,7 @@ bool arms_agree(bool to_rounding) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  eagle::perf::bind_threads_by_default(argv);
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  benchmark::Initialize(&argc, argv);
+  const eagle::perf::BenchmarkProcess process(argc, argv);
   bool to_rounding = true;
   const bool only_check = eagle::perf::check_only(argc, argv, to_rounding);
   if (!arms_agree(to_rounding)) return 1;

@@ -89,10 +89,10 @@ inline std::pair<std::int64_t, std::int64_t> tile_range(const Partition& part, c
 }
 
 /// Steps a host tile launch asks for when eagle picks, the largest K of the host: each launch
-/// writes every running sample back and loads it into a lane again, which costs about as much as
-/// 60 steps of the oscillator (eagle-bench-oscillator's eagle_tile_fixed_k rows), so launches
-/// cost under 1 % of the run only from about 6000 steps on. A progress report then comes every
-/// 8192 steps.
+/// writes every running sample back and loads it into a lane again, which costs tens of the
+/// oscillator's steps (eagle-bench-oscillator's eagle_tile_fixed_k rows measure it), so launches
+/// fall under 1 % of the run only at thousands of steps. A progress report then comes every 8192
+/// steps.
 inline constexpr std::int64_t tile_steps_per_launch = 8192;
 
 /// Host tiles: a group of lanes refills lanes whose samples finished once fewer than this fraction
