@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -206,12 +207,8 @@ class Run {
     saved_ = std::move(found);
     report_.resumed_from = options_.resume_from;
     seconds_before_ = saved_.seconds;
-    active_ = saved_.active;
-    const Bookkeeping<Mem>& book = launch_.book;
-    for (int f = 0; f < NS; ++f) load_values(exec(), launch_.state.planes[f], saved_.state_planes[f]);
-    load_values(exec(), book.terminated, saved_.terminated);
-    load_values(exec(), book.status, saved_.status);
-    load_values(exec(), book.steps_taken, saved_.steps_taken);
+    visit_carried([](auto& member, const auto& saved) { member = saved; });
+    visit_planes([&](const auto& plane, const auto& saved) { load_values(exec(), plane, saved); });
     if (!saved_.origin.empty()) {
       planes_.origin =
           Kokkos::View<RowIndex*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::origin"), n_);
@@ -224,16 +221,8 @@ class Run {
       load_values(exec(), map, saved_.map);
       rows_.map = buffers_.maps[buffers_.map_in_use] = map;
     }
-    rows_.count = saved_.slots;
-    span_ = saved_.span;
-    next_pending_ = saved_.next_pending;
-    end_pending_ = saved_.end_pending;
     for (const auto& h : saved_.history) record({h[0], h[1], h[2]});
-    report_.compaction_actions = saved_.compaction_actions;
     report_.rows_moved = rows_moved_before_ = saved_.rows_moved;
-    report_.revived = saved_.revived;
-    report_.extra_bytes_peak = saved_.extra_bytes_peak;
-    report_.scanned_slots = saved_.scanned_slots;
     report_.in_flight = end_pending_ > 0 ? options_.in_flight : 0;
     report_.note = "resumed after launch " + std::to_string(report_.launches);
   }
@@ -365,26 +354,40 @@ class Run {
     c.history.clear();
     for (const LaunchRecord& l : history_) c.history.push_back({l.k, l.active_before, l.active_after});
     c.seconds = seconds_before_ + timer_.seconds();
-    c.active = active_;
-    c.compaction_actions = report_.compaction_actions;
     c.rows_moved = report_.rows_moved;
-    c.revived = report_.revived;
-    c.extra_bytes_peak = report_.extra_bytes_peak;
-    c.scanned_slots = report_.scanned_slots;
-    c.span = span_;
-    c.slots = rows_.count;
-    c.next_pending = next_pending_;
-    c.end_pending = end_pending_;
-    const Bookkeeping<Mem>& book = launch_.book;
-    c.state_planes.clear();
-    for (int f = 0; f < NS; ++f) c.state_planes.push_back(host_values<unsigned char>(exec(), launch_.state.planes[f]));
-    c.terminated = host_values<unsigned char>(exec(), book.terminated);
-    c.status = host_values<std::uint8_t>(exec(), book.status);
-    c.steps_taken = host_values<std::int64_t>(exec(), book.steps_taken);
+    visit_carried([](const auto& member, auto& saved) { saved = member; });
+    c.state_planes.resize(NS);
+    visit_planes([&](const auto& plane, auto& saved) {
+      saved = host_values<typename std::decay_t<decltype(saved)>::value_type>(exec(), plane);
+    });
     c.origin = planes_.origin.extent(0) > 0 ? host_values<RowIndex>(exec(), planes_.origin) : std::vector<RowIndex>{};
     c.map = rows_.map.extent(0) > 0 ? host_values<RowIndex>(exec(), rows_.map) : std::vector<RowIndex>{};
     write_checkpoint_file(options_.checkpoint.path, c);
     ++report_.checkpoints_written;
+  }
+
+  /// What a checkpoint carries of the run beside its planes, each member with its field: snapshot
+  /// copies one way, restore the other (the file's own fields: checkpoint_format.hpp).
+  template <class Visit>
+  void visit_carried(Visit&& visit) {
+    visit(active_, saved_.active);
+    visit(span_, saved_.span);
+    visit(rows_.count, saved_.slots);
+    visit(next_pending_, saved_.next_pending);
+    visit(end_pending_, saved_.end_pending);
+    visit(report_.compaction_actions, saved_.compaction_actions);
+    visit(report_.revived, saved_.revived);
+    visit(report_.extra_bytes_peak, saved_.extra_bytes_peak);
+    visit(report_.scanned_slots, saved_.scanned_slots);
+  }
+
+  /// The planes a checkpoint holds, each with its field (state planes as bytes).
+  template <class Visit>
+  void visit_planes(Visit&& visit) {
+    for (int f = 0; f < NS; ++f) visit(launch_.state.planes[f], saved_.state_planes[static_cast<std::size_t>(f)]);
+    visit(launch_.book.terminated, saved_.terminated);
+    visit(launch_.book.status, saved_.status);
+    visit(launch_.book.steps_taken, saved_.steps_taken);
   }
 
   /// Finish: the caller's rows in their order, and the report's totals.
