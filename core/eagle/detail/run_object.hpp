@@ -327,7 +327,7 @@ class Run {
     const CompactionCosts& costs = options_.compaction_costs ? *options_.compaction_costs
                                    : weighs                  ? compaction_costs(launch_)
                                                              : unweighed;  // a reference: no copy per launch
-    if (weighs) report_.compaction_costs = costs.source;
+    if (weighs && report_.compaction_costs.empty()) report_.compaction_costs = costs.source;  // once, not per launch
     return decide_compaction(
         {options_.compaction, rows_.count, last.active_after, RowPlanes<T, NS, Mem>::bytes_per_row,
          expected_launches_ahead(last.active_after, last.active_before - last.active_after, launches_left),
