@@ -43,11 +43,12 @@ CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& 
   const double mapped = slope(exec, small, large, [&](std::int64_t n) { probe({identity, {}, n}, 1, false); });
   c.indirect_per_slot = std::max(0.0, mapped - c.visit_per_slot);
 
-  // Every other row still steps: the scan writes half its slots, the swaps pair them up.
+  // Half the rows still step, at random: the scan writes half its slots; the swaps pair rows that
+  // stopped in the front half with rows still stepping behind it, as a reorder does.
   const auto book = probe.book;
   Kokkos::parallel_for(
       "eagle::probe_half", IndexRange<ExecSpace>(exec, 0, large),
-      KOKKOS_LAMBDA(const std::int64_t r) { book.terminated(r) = r % 2 == 0; });
+      KOKKOS_LAMBDA(const std::int64_t r) { book.terminated(r) = one_in(r, 2); });
   const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_map"), large);
   const auto scan = [&](std::int64_t n) {
     static_cast<void>(active_map(exec, book, Rows<Mem>{{}, {}, n}, n / 2, std::int64_t(1), map));
@@ -56,16 +57,17 @@ CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& 
   constexpr std::int64_t tiny = 256;
   c.launch_seconds = std::max(0.0, best_seconds(exec, tiny, scan) - static_cast<double>(tiny) * c.scan_per_slot);
   const RowPlanes<T, NS, Mem> planes{probe.state, book, identity_rows<ExecSpace, Mem>(exec, large)};
-  const Kokkos::View<RowIndex*, Mem> evens(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_evens"),
-                                           large / 2);
-  const Kokkos::View<RowIndex*, Mem> odds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_odds"),
-                                          large / 2);
-  rows_where(exec, book, 0, large, false, large / 2, 1, evens);
-  rows_where(exec, book, 0, large, true, large / 2, 1, odds);
+  constexpr std::int64_t most = large / 8;  // fewer than either half holds of its kind
+  const Kokkos::View<RowIndex*, Mem> stopped(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_stopped"),
+                                             most);
+  const Kokkos::View<RowIndex*, Mem> stepping(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_stepping"),
+                                              most);
+  rows_where(exec, book, 0, large / 2, false, most, 1, stopped);
+  rows_where(exec, book, large / 2, large, true, most, 1, stepping);
   const Kokkos::View<std::int64_t, Mem> all_pairs("eagle::probe_pairs");
-  Kokkos::deep_copy(exec, all_pairs, large / 2);
-  const double per_pair = slope(exec, small / 2, large / 2,
-                                [&](std::int64_t pairs) { swap_rows(exec, planes, evens, odds, pairs, all_pairs); });
+  Kokkos::deep_copy(exec, all_pairs, most);
+  const double per_pair = slope(
+      exec, small / 8, most, [&](std::int64_t pairs) { swap_rows(exec, planes, stopped, stepping, pairs, all_pairs); });
   c.move_per_byte = per_pair / (2.0 * static_cast<double>(RowPlanes<T, NS, Mem>::bytes_per_row));
 
   std::ostringstream source;

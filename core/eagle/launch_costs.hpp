@@ -1,18 +1,23 @@
 #pragma once
 // The constants of steps = auto's cost rule (eagle/auto_steps.hpp), measured on this machine with the
-// run's own fused functor on copies of the run's own samples: what a launch costs whatever its size,
-// what each sample costs a launch on each rung, and what a finished sample's idle lane costs a step.
+// run's own fused functor on copies of the run's longest-lived samples: what a launch costs whatever
+// its size, what each sample costs a launch on each rung, and what a finished sample's idle lane
+// costs a step. (What a launch costs beyond them, the batch's own, the rule learns from each launch's
+// wall time: auto_steps.hpp.)
 // Slopes between two batch sizes, best of three (detail/measure.hpp), so the fixed cost drops out:
 //   K steps on rung K, per step taken, times K:          C(K), for every rung
 //   eight steps, every other sample capped after one:    (C(8) + C(1) + 7 M) / 2
 //   a step, every sample finished:                       V, a finished sample a launch still visits
-// Per step taken, because the run's samples may finish inside a probe: a batch whose samples all
-// stop after 100 steps takes 100, not 256, on rung 256, and a rung is only as cheap as its real steps.
+// The probe copies only the samples that live longest (a top-rung launch over up to 2^14 of the
+// run's picks them), so a rung's samples run its K steps where any of the run's can and the costs
+// do not depend on how the first batch's lengths spread: they are measured once per process.
+// Per step taken still, for batches whose samples are all shorter than the top rung.
 // On a GPU the capped lanes idle beside running ones in their warp (M near a step); on a host a
 // capped sample's work item just ends (M near 0).
 
 #include <eagle/auto_steps.hpp>
 #include <eagle/detail/active_set.hpp>
+#include <eagle/detail/checkpoint_io.hpp>
 #include <eagle/detail/launch.hpp>
 #include <eagle/detail/measure.hpp>
 #include <eagle/detail/region.hpp>
@@ -23,19 +28,60 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace eagle {
 namespace detail {
 
-/// `large` samples copied round-robin from `from` (the run's own), so the probe steps real states.
+/// `large` samples copied round-robin from the rows `pick` of `from` (the run's own), so the probe
+/// steps real states.
 template <class ExecSpace, class T, class Mem>
-Kokkos::View<T*, Mem> probe_copy(const ExecSpace& exec, const Kokkos::View<const T*, Mem>& from, std::int64_t large) {
+Kokkos::View<T*, Mem> probe_copy(const ExecSpace& exec, const Kokkos::View<const T*, Mem>& from,
+                                 const Kokkos::View<const std::int64_t*, Mem>& pick, std::int64_t large) {
   const Kokkos::View<T*, Mem> to(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe_copy"), large);
-  const auto n = static_cast<std::int64_t>(from.extent(0));
+  const auto picked = static_cast<std::int64_t>(pick.extent(0));
   Kokkos::parallel_for(
       "eagle::probe_copy", IndexRange<ExecSpace>(exec, 0, large),
-      KOKKOS_LAMBDA(const std::int64_t i) { to(i) = from(i % n); });
+      KOKKOS_LAMBDA(const std::int64_t i) { to(i) = from(pick(i % picked)); });
   return to;
+}
+
+/// A probe of `run` over copies of its rows `pick`, `large` samples, all running, capped far away.
+template <class ExecSpace, class Model, class Mem, class Pick>
+Launcher<ExecSpace, Model, Mem> probe_of(const Launcher<ExecSpace, Model, Mem>& run, const Pick& pick,
+                                         std::int64_t large) {
+  using T = typename ModelTraits<Model>::scalar_type;
+  Launcher<ExecSpace, Model, Mem> probe = run;
+  probe.max_steps = std::int64_t(1) << 40;
+  for (int f = 0; f < ModelTraits<Model>::state_count; ++f)
+    probe.state.planes[f] = probe_copy<ExecSpace, T, Mem>(run.exec, run.state.planes[f], pick, large);
+  for (int f = 0; f < ModelTraits<Model>::input_count; ++f)
+    probe.inputs.planes[f] = probe_copy<ExecSpace, T, Mem>(run.exec, run.inputs.planes[f], pick, large);
+  probe.book = probe_bookkeeping<Mem>(large);
+  return probe;
+}
+
+/// The rows of the run whose samples live longest: one top-rung launch over up to 2^14 of them,
+/// spread over the batch, then those that ran all its steps, or as many steps as any did.
+template <class ExecSpace, class Model, class Mem>
+Kokkos::View<std::int64_t*, Mem> longest_lived_rows(const Launcher<ExecSpace, Model, Mem>& run) {
+  const ExecSpace& exec = run.exec;
+  const auto n = static_cast<std::int64_t>(run.state.planes[0].extent(0));
+  const std::int64_t tried = std::min<std::int64_t>(n, std::int64_t(1) << 14);
+  const Kokkos::View<std::int64_t*, Mem> spaced("eagle::probe_spaced_rows", tried);
+  Kokkos::parallel_for(
+      "eagle::probe_spaced_rows", IndexRange<ExecSpace>(exec, 0, tried),
+      KOKKOS_LAMBDA(const std::int64_t j) { spaced(j) = j * n / tried; });
+  const Launcher<ExecSpace, Model, Mem> trial = probe_of(run, spaced, tried);
+  static_cast<void>(trial({{}, {}, tried}, top_rung, false));
+  const std::vector<std::int64_t> lived = host_values<std::int64_t>(exec, trial.book.steps_taken);
+  const std::int64_t longest = *std::max_element(lived.begin(), lived.end());
+  std::vector<std::int64_t> picked;
+  for (std::int64_t j = 0; j < tried; ++j)
+    if (lived[static_cast<std::size_t>(j)] == longest) picked.push_back(j * n / tried);
+  const Kokkos::View<std::int64_t*, Mem> rows("eagle::probe_rows", picked.size());
+  load_values(exec, rows, picked);
+  return rows;
 }
 
 /// How the probe's samples start: all running, every other one a step from the cap, or all finished.
@@ -80,26 +126,20 @@ LaunchCosts measure_launch_costs(const Launcher<ExecSpace, Model, Mem>& run) {
   const Region region("eagle::measure_launch_costs");
   using T = typename ModelTraits<Model>::scalar_type;
   constexpr int NS = ModelTraits<Model>::state_count;
-  constexpr int NI = ModelTraits<Model>::input_count;
-  constexpr std::int64_t cap = std::int64_t(1) << 40;
   const ExecSpace& exec = run.exec;
   const auto concurrency = static_cast<std::int64_t>(exec.concurrency());
   const std::int64_t large = 8 * probe_samples(concurrency, 1);
 
-  Launcher<ExecSpace, Model, Mem> probe = run;
-  probe.max_steps = cap;
+  Launcher<ExecSpace, Model, Mem> probe = probe_of(run, longest_lived_rows(run), large);
   Fields<T, NS, Mem> start;
   for (int f = 0; f < NS; ++f) {
-    start.planes[f] = probe_copy<ExecSpace, T, Mem>(exec, run.state.planes[f], large);
+    start.planes[f] = probe.state.planes[f];
     probe.state.planes[f] =
         Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::probe"), large);
   }
-  for (int f = 0; f < NI; ++f)
-    probe.inputs.planes[f] = probe_copy<ExecSpace, T, Mem>(exec, run.inputs.planes[f], large);
-  probe.book = probe_bookkeeping<Mem>(large);
 
   const auto reset = [&](ProbeStart how) {
-    return [&, how](std::int64_t) { probe_reset(exec, probe.state, start, probe.book, how, cap); };
+    return [&, how](std::int64_t) { probe_reset(exec, probe.state, start, probe.book, how, probe.max_steps); };
   };
   const auto steps = [&](std::int64_t k) {
     return [&, k](std::int64_t n) { static_cast<void>(probe({{}, {}, n}, k, false)); };

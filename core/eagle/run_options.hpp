@@ -19,8 +19,10 @@ struct RunOptions {
   std::int64_t tile_lanes = 0;  ///< host tile size; 0: from the caches (or EAGLE_TILE_LANES)
   TileRule tile_rule;           ///< how the tile is sized from the caches
   AutoSteps auto_steps;         ///< how steps = auto picks K on device-style loop nests
-  /// The auto rule's launch costs; empty: measured on first use (launch_costs.hpp). A value with
-  /// `measured` false makes the rule keep to its masked-work budget instead.
+  /// The auto rule's launch costs; empty: measured on first use (launch_costs.hpp), and each launch
+  /// timed so the rule learns what this batch costs beyond them. A value is used as it is, nothing
+  /// learned (a model replays exactly: replay.hpp); one with `measured` false makes the rule keep to
+  /// its masked-work budget instead.
   std::optional<LaunchCosts> launch_costs;
   /// What to do about finished samples (eagle/compaction.hpp); automatic weighs measured costs.
   Compaction compaction = Compaction::automatic;

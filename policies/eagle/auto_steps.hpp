@@ -6,20 +6,21 @@
 //   a fixed cost F (kernel start, the running count back on the host)  +  (B - A) V (finished
 //   samples not yet compacted away, each visited to find it finished)  +  A C(k) (each sample's
 //   state loaded and stored and its k steps, on the rung that runs them: rungs differ in more than
-//   their length, as the compiler unrolls and vectorises each its own way)  +  masked work: each
-//   sample that finishes inside the launch idles its lane for k/2 steps on average, r k^2/2
-//   lane-steps at M each.
+//   their length, as the compiler unrolls and vectorises each its own way)  +  A P (what the last
+//   two launches cost each of their samples beyond all that, the smaller, learned from their wall
+//   times: rows scattered among finished ones, a batch larger than the caches the costs were
+//   measured in)  +  masked
+//   work: each sample that finishes inside the launch idles its lane for k/2 steps on average,
+//   r k^2/2 lane-steps at M each.
 // With measured costs the rule takes the k (a rung, or whole blocks of the top rung) with the least
-// cost per step advanced, (F + (B - A) V + A C(k) + M r k^2 / 2) / (A k); a first launch (r
-// unknown) risks no more masked work than a one-step launch costs: A k M <= F + A C(1). Where a
-// finished lane costs nothing (M = 0: a host, where a finished sample's work item just ends) only
-// the rungs' own costs bound k, up to `longest_launch`. Without measured costs the rule probes with
-// K = 1 and keeps the masked work under a fixed budget: K <= 2 budget A / r, and stops at the top rung.
-// Either way K grows at most twofold per launch after the first (trust is earned from what the last
-// launch showed; with measured costs fourfold after a launch in which no sample finished: there is
-// no rate to weigh yet, and samples that finish together idle no lane beside a running one) and
-// never passes the cap; when the whole batch fits in flight at once (n <= concurrency) every sample
-// has its own lane, a longer launch costs no wall time, and the rule takes the whole remaining run.
+// cost per step advanced, (F + (B - A) V + A (C(k) + P) + M r k^2 / 2) / (A k). How long a launch
+// it trusts: up to twice the last (fourfold after a launch in which no sample finished: there is no
+// rate to weigh yet), and always as long as risks no more masked work than a one-step launch
+// costs, A k M <= F + A C(1): the first launch's bound, and where a finished lane costs nothing
+// (M = 0: a host, where a finished sample's work item just ends) no bound but `longest_launch`.
+// Without measured costs the rule probes with K = 1, keeps the masked work under a fixed budget,
+// K <= 2 budget A / r, grows at most twofold and stops at the top rung; and when the whole batch
+// fits in flight at once (n <= concurrency) it takes the whole remaining run. Never past the cap.
 
 #include <eagle/ladder.hpp>
 
@@ -32,11 +33,14 @@
 
 namespace eagle {
 
-/// What one launch did: its step count and the active samples before and after it.
+/// What one launch did: its step count and the active samples before and after it; where it was
+/// timed, the slots it visited and its wall time.
 struct LaunchRecord {
   std::int64_t k = 0;
   std::int64_t active_before = 0;
   std::int64_t active_after = 0;
+  std::int64_t visited = 0;  ///< slots visited, finished ones too
+  double seconds = 0.0;      ///< wall time with the running count back on the host; 0: not timed
 };
 
 /// Seconds a launch spends on the run's execution space, for the run's model and loop nest
@@ -50,13 +54,28 @@ struct LaunchCosts {
   double finished_sample_seconds = 0.0;
   bool measured = false;
 
-  /// Each running sample, a launch of k steps: its rung's cost; past the top rung, a sample's state
-  /// is still loaded once, and each further step costs what one of the top rung's own costs.
+  /// Each running sample, a launch of k steps on the rung that runs them (the top rung past it): a
+  /// sample's state is loaded once, and each step costs what one of the rung's own steps costs, so
+  /// rungs' costs hold at their own lengths and a count between them costs in proportion.
   double per_sample(std::int64_t k) const {
-    if (k <= top_rung) return per_sample_seconds[rung_index(rung_for(k))];
-    const double top = per_sample_seconds[rung_count - 1];
-    const double step = (top - per_sample_seconds[0]) / (top_rung - 1);
-    return top + static_cast<double>(k - top_rung) * step;
+    const std::int64_t rung = rung_for(std::min<std::int64_t>(k, top_rung));
+    const double own = per_sample_seconds[rung_index(rung)];
+    if (rung == 1) return own;
+    const double step = (own - per_sample_seconds[0]) / static_cast<double>(rung - 1);
+    return own + static_cast<double>(k - rung) * step;
+  }
+
+  /// What a timed launch cost each sample it advanced beyond what these costs explain (P); 0 where
+  /// it was not timed or cost less.
+  double unexplained_per_sample(const LaunchRecord& l) const {
+    if (!(l.seconds > 0.0) || l.active_before <= 0) return 0.0;
+    const auto active = static_cast<double>(l.active_before);
+    const auto finished = static_cast<double>(l.active_before - l.active_after);
+    const double explained =
+        fixed_seconds +
+        static_cast<double>(std::max<std::int64_t>(0, l.visited - l.active_before)) * finished_sample_seconds +
+        active * per_sample(l.k) + masked_step_seconds * finished * static_cast<double>(l.k) / 2.0;
+    return std::max(0.0, (l.seconds - explained) / active);
   }
 };
 
@@ -92,9 +111,9 @@ struct AutoSteps {
   std::int64_t next_k(const AutoStepsInput& in) const {
     const std::int64_t remaining = in.max_steps - in.steps_done;
     if (remaining <= 0) return 0;
+    if (in.costs.measured) return std::min(least_cost_k(in), remaining);
     if (in.batch <= in.concurrency) return remaining;
-    const std::int64_t k = in.costs.measured ? least_cost_k(in) : within_budget_k(in);
-    return std::min(k, remaining);
+    return std::min(within_budget_k(in), remaining);
   }
 
  private:
@@ -115,34 +134,40 @@ struct AutoSteps {
   std::int64_t least_cost_k(const AutoStepsInput& in) const {
     const LaunchCosts& c = in.costs;
     double active = static_cast<double>(in.batch);
-    double rate = 0.0;  // samples finishing per step
-    std::int64_t limit = 0;
-    if (in.history.empty()) {
-      limit = whole_steps((c.fixed_seconds + active * c.per_sample(1)) / (active * c.masked_step_seconds));
-    } else {
+    double rate = 0.0;         // samples finishing per step
+    double unexplained = 0.0;  // P, per sample a launch
+    std::int64_t growth = 0;
+    if (!in.history.empty()) {
       const LaunchRecord& last = in.history.back();
       active = static_cast<double>(std::max<std::int64_t>(1, last.active_after));
       const std::int64_t finished = last.active_before - last.active_after;
       rate = static_cast<double>(finished) / static_cast<double>(last.k);
-      limit = (finished > 0 ? 2 : 4) * last.k;
+      growth = (finished > 0 ? 2 : 4) * last.k;
+      unexplained = c.unexplained_per_sample(last);
+      if (in.history.size() > 1)  // the smaller of the last two: one launch slowed by noise moves no K
+        unexplained = std::min(unexplained, c.unexplained_per_sample(in.history[in.history.size() - 2]));
     }
-    limit = std::min(limit, longest_launch);
+    const std::int64_t risk_free =
+        whole_steps((c.fixed_seconds + active * c.per_sample(1)) / (active * c.masked_step_seconds));
+    const std::int64_t limit = std::min(std::max(growth, risk_free), longest_launch);
     const double visited_finished = std::max(0.0, static_cast<double>(in.batch) - active);
     const auto per_step = [&](std::int64_t k) {
       const double kd = static_cast<double>(k);
-      return (c.fixed_seconds + visited_finished * c.finished_sample_seconds + active * c.per_sample(k) +
-              c.masked_step_seconds * rate * kd * kd / 2.0) /
+      return (c.fixed_seconds + visited_finished * c.finished_sample_seconds +
+              active * (c.per_sample(k) + unexplained) + c.masked_step_seconds * rate * kd * kd / 2.0) /
              (active * kd);
     };
     std::int64_t best = 1;
     for (std::int64_t k = 2; k <= limit; k = k < top_rung ? 2 * k : k + top_rung)
       if (per_step(k) < per_step(best)) best = k;
+    if (per_step(limit) < per_step(best)) best = limit;  // the trust bound itself, between rungs
     return best;
   }
 
-  /// A step count from a real number: at least 1; huge or infinite (a lane that idles for free) saturates.
+  /// A step count from a real number: at least 1; huge, infinite or undefined (a lane that idles for
+  /// free) saturates.
   static std::int64_t whole_steps(double k) {
-    return k >= 1e18 ? std::int64_t(1e18) : std::max<std::int64_t>(1, static_cast<std::int64_t>(k));
+    return !(k < 1e18) ? std::int64_t(1e18) : std::max<std::int64_t>(1, static_cast<std::int64_t>(k));
   }
 };
 

@@ -50,7 +50,7 @@ TEST(Replay, ForcedMapVisitsOnlyRunningSamples) {
   EXPECT_EQ(r.sample_steps, 2 + 2 + 2 + 10);
 }
 
-TEST(Replay, AutoTakesTheWholeRunWhenTheBatchFitsInFlight) {
+TEST(Replay, AutoWithoutCostsTakesTheWholeRunWhenTheBatchFitsInFlight) {
   ReplayInput in;
   in.finish_steps = {3, 7, 50};
   in.max_steps = 1000;

@@ -71,22 +71,17 @@ TEST(CostModel, ReplayOnAProfileIsTheRunEagleWouldMakeThere) {
     finish[i] = static_cast<std::int64_t>(i % 1000) + 1;
     sample_steps += static_cast<double>(finish[i]);
   }
-  // 10^4 samples fit in flight on the profile (221184): auto takes the run in one launch, where
-  // each warp of 32 slots holds its lanes until its slowest sample stops.
-  double warps = 0;
-  for (std::size_t g = 0; g < finish.size(); g += 32) {
-    std::int64_t slowest = 0;
-    for (std::size_t i = g; i < std::min(finish.size(), g + 32); ++i) slowest = std::max(slowest, finish[i]);
-    warps += 32.0 * static_cast<double>(slowest);
-  }
+  // 10^4 samples fit in flight on the profile (221184): auto weighs them as any batch, with the
+  // profile's costs, and compacts between launches; each warp of 32 slots holds its lanes until its
+  // slowest sample stops. Not the 10^4 x 10^6 lane-steps of lanes held to the cap.
   const RunFeatures automatic = replay_on(a100, finish, 1000000, 0, true, 40);
-  EXPECT_EQ(automatic.launches, 1.0);
+  EXPECT_GT(automatic.launches, 1.0);
   EXPECT_EQ(automatic.sample_steps, sample_steps);
-  EXPECT_EQ(automatic.lane_steps, warps);
-  EXPECT_LT(automatic.lane_steps, 1.1 * sample_steps);  // not the 10^4 x 10^6 of a lane held to the cap
+  EXPECT_LT(automatic.lane_steps, 1.1 * sample_steps);
   const RunFeatures k64 = replay_on(a100, finish, 1000000, 64, true, 40);
   EXPECT_EQ(k64.launches, 16.0);  // 1000 steps in launches of 64
   EXPECT_EQ(k64.sample_steps, sample_steps);
+  EXPECT_LT(predict_device(automatic, a100), predict_device(k64, a100));
 }
 
 }  // namespace

@@ -20,6 +20,15 @@ Bookkeeping<Mem> probe_bookkeeping(std::int64_t n) {
           Kokkos::View<std::int64_t*, Mem>("eagle::probe_steps", n)};
 }
 
+/// Whether probe row `r` is one of those picked at random, one in `n`: a mix of its bits (splitmix64's),
+/// so the picked rows lie as the unfinished samples of a batch do, not in a stride a prefetcher follows.
+KOKKOS_INLINE_FUNCTION bool one_in(std::int64_t r, int n) {
+  auto z = static_cast<std::uint64_t>(r) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return (z ^ (z >> 31)) % static_cast<std::uint64_t>(n) == 0;
+}
+
 /// Best of three wall times of `work(n)`, fenced; `prepare(n)` runs before each, untimed.
 template <class ExecSpace, class Work, class Prepare>
 double best_seconds(const ExecSpace& exec, std::int64_t n, const Work& work, const Prepare& prepare) {

@@ -247,10 +247,7 @@ class Run {
     } else if (launch_.nest == LoopNest::tile) {
       k = std::min(tile_steps_per_launch, remaining);
     } else {
-      const bool in_flight_at_once = rows_.count <= exec().concurrency();  // the rule needs no costs
-      weighed_ = options_.launch_costs ? *options_.launch_costs
-                 : in_flight_at_once   ? LaunchCosts{}
-                                       : launch_costs(launch_);
+      weighed_ = options_.launch_costs ? *options_.launch_costs : launch_costs(launch_);
       if (report_.launch_costs.empty()) report_.launch_costs = describe(weighed_);
       const AutoStepsInput seen{history_,    rows_.count, exec().concurrency(), max_steps() - remaining,
                                 max_steps(), weighed_};
@@ -261,8 +258,11 @@ class Run {
 
   void launch_and_record(std::int64_t k) {
     const std::int64_t waiting = end_pending_ - next_pending_;
+    const Kokkos::Timer launch_timer;
     const std::int64_t after = launch_(rows_, k, rows_fit_ && compacting_);
-    record({k, active_ - waiting, after});
+    // Timed only where the rule measured its costs: given costs are a model that replays exactly.
+    const double seconds = options_.launch_costs ? 0.0 : launch_timer.seconds();
+    record({k, active_ - waiting, after, rows_.count, seconds});
     active_ = after + waiting;
     if (options_.observer) {
       options_.observer(
