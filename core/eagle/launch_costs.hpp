@@ -68,17 +68,17 @@ Kokkos::View<std::int64_t*, Mem> longest_lived_rows(const Launcher<ExecSpace, Mo
   const ExecSpace& exec = run.exec;
   const auto n = static_cast<std::int64_t>(run.state.planes[0].extent(0));
   const std::int64_t tried = std::min<std::int64_t>(n, std::int64_t(1) << 14);
-  const Kokkos::View<std::int64_t*, Mem> spaced("eagle::probe_spaced_rows", tried);
-  Kokkos::parallel_for(
-      "eagle::probe_spaced_rows", IndexRange<ExecSpace>(exec, 0, tried),
-      KOKKOS_LAMBDA(const std::int64_t j) { spaced(j) = j * n / tried; });
-  const Launcher<ExecSpace, Model, Mem> trial = probe_of(run, spaced, tried);
+  std::vector<std::int64_t> spaced(static_cast<std::size_t>(tried));
+  for (std::int64_t j = 0; j < tried; ++j) spaced[static_cast<std::size_t>(j)] = j * n / tried;
+  const Kokkos::View<std::int64_t*, Mem> spaced_rows("eagle::probe_spaced_rows", tried);
+  load_values(exec, spaced_rows, spaced);
+  const Launcher<ExecSpace, Model, Mem> trial = probe_of(run, spaced_rows, tried);
   static_cast<void>(trial({{}, {}, tried}, top_rung, false));
   const std::vector<std::int64_t> lived = host_values<std::int64_t>(exec, trial.book.steps_taken);
   const std::int64_t longest = *std::max_element(lived.begin(), lived.end());
   std::vector<std::int64_t> picked;
-  for (std::int64_t j = 0; j < tried; ++j)
-    if (lived[static_cast<std::size_t>(j)] == longest) picked.push_back(j * n / tried);
+  for (std::size_t j = 0; j < spaced.size(); ++j)
+    if (lived[j] == longest) picked.push_back(spaced[j]);
   const Kokkos::View<std::int64_t*, Mem> rows("eagle::probe_rows", picked.size());
   load_values(exec, rows, picked);
   return rows;

@@ -9,9 +9,8 @@
 //   their length, as the compiler unrolls and vectorises each its own way)  +  A P (what the last
 //   two launches cost each of their samples beyond all that, the smaller, learned from their wall
 //   times: rows scattered among finished ones, a batch larger than the caches the costs were
-//   measured in)  +  masked
-//   work: each sample that finishes inside the launch idles its lane for k/2 steps on average,
-//   r k^2/2 lane-steps at M each.
+//   measured in)  +  masked work: each sample that finishes inside the launch idles its lane for
+//   k/2 steps on average, r k^2/2 lane-steps at M each.
 // With measured costs the rule takes the k (a rung, or whole blocks of the top rung) with the least
 // cost per step advanced, (F + (B - A) V + A (C(k) + P) + M r k^2 / 2) / (A k). How long a launch
 // it trusts: up to twice the last (fourfold after a launch in which no sample finished: there is no
@@ -65,16 +64,21 @@ struct LaunchCosts {
     return own + static_cast<double>(k - rung) * step;
   }
 
+  /// What a launch of k steps costs by these figures: `visited` slots, `active` of them running, of
+  /// which `finished` stop inside it (the rule's formula, auto_steps.hpp's header, without P).
+  double launch_seconds(std::int64_t k, double visited, double active, double finished) const {
+    const auto kd = static_cast<double>(k);
+    return fixed_seconds + std::max(0.0, visited - active) * finished_sample_seconds + active * per_sample(k) +
+           masked_step_seconds * finished * kd / 2.0;
+  }
+
   /// What a timed launch cost each sample it advanced beyond what these costs explain (P); 0 where
   /// it was not timed or cost less.
   double unexplained_per_sample(const LaunchRecord& l) const {
     if (!(l.seconds > 0.0) || l.active_before <= 0) return 0.0;
     const auto active = static_cast<double>(l.active_before);
-    const auto finished = static_cast<double>(l.active_before - l.active_after);
-    const double explained =
-        fixed_seconds +
-        static_cast<double>(std::max<std::int64_t>(0, l.visited - l.active_before)) * finished_sample_seconds +
-        active * per_sample(l.k) + masked_step_seconds * finished * static_cast<double>(l.k) / 2.0;
+    const double explained = launch_seconds(l.k, static_cast<double>(l.visited), active,
+                                            static_cast<double>(l.active_before - l.active_after));
     return std::max(0.0, (l.seconds - explained) / active);
   }
 };
@@ -150,11 +154,9 @@ struct AutoSteps {
     const std::int64_t risk_free =
         whole_steps((c.fixed_seconds + active * c.per_sample(1)) / (active * c.masked_step_seconds));
     const std::int64_t limit = std::min(std::max(growth, risk_free), longest_launch);
-    const double visited_finished = std::max(0.0, static_cast<double>(in.batch) - active);
     const auto per_step = [&](std::int64_t k) {
       const double kd = static_cast<double>(k);
-      return (c.fixed_seconds + visited_finished * c.finished_sample_seconds +
-              active * (c.per_sample(k) + unexplained) + c.masked_step_seconds * rate * kd * kd / 2.0) /
+      return (c.launch_seconds(k, static_cast<double>(in.batch), active, rate * kd) + active * unexplained) /
              (active * kd);
     };
     std::int64_t best = 1;
