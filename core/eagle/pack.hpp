@@ -17,6 +17,9 @@ namespace eagle {
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__) && \
     (defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__) || defined(__ARM_NEON))
 #define EAGLE_HAS_LANE_PACKS 1
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 #if defined(__AVX512F__)
 inline constexpr std::size_t native_vector_bytes = 64;
 #elif defined(__AVX__)
@@ -184,30 +187,31 @@ Pack<T> select(PackMask<T> mask, Pack<T> a, Pack<T> b) {
 #endif
 }
 
-/// True when any lane of the mask is set.
+/// The mask's lanes as bits, lane i in bit i: one instruction where the target has it (the tile
+/// asks this of every pack at every look), else a bit operation per lane.
 template <class T>
-bool any(PackMask<T> mask) {
-  mask_int_t<T> bits = 0;  // OR of the lanes, no short-circuit: no branch per lane
-  for (int lane = 0; lane < Pack<T>::width; ++lane) bits |= mask.m[lane];
-  return bits != 0;
-}
-
-/// How many lanes of the mask are set.
-template <class T>
-int count(PackMask<T> mask) {
-  int n = 0;
-  for (int lane = 0; lane < Pack<T>::width; ++lane) n += mask.m[lane] != 0 ? 1 : 0;
-  return n;
+unsigned bits(PackMask<T> mask) {
+  constexpr bool wide = sizeof(T) == 8;
+#if defined(__AVX512F__)
+  const auto m = (__m512i)mask.m;
+  return wide ? _mm512_test_epi64_mask(m, m) : _mm512_test_epi32_mask(m, m);
+#elif defined(__AVX__)
+  return wide ? _mm256_movemask_pd((__m256d)mask.m) : _mm256_movemask_ps((__m256)mask.m);
+#elif defined(__SSE2__)
+  return wide ? _mm_movemask_pd((__m128d)mask.m) : _mm_movemask_ps((__m128)mask.m);
+#else
+  unsigned b = 0;  // a mask lane is all ones or all zeros
+  for (int lane = 0; lane < Pack<T>::width; ++lane) b |= static_cast<unsigned>(mask.m[lane] & 1) << lane;
+  return b;
+#endif
 }
 
 #endif
 
-/// The scalar forms, so one tile loop serves packs and single lanes.
+/// The scalar form, so one step body serves packs and single lanes.
 template <class T, class = std::enable_if_t<std::is_arithmetic<T>::value>>
 T select(bool mask, T a, T b) {
   return mask ? a : b;
 }
-inline bool any(bool mask) { return mask; }
-inline int count(bool mask) { return mask ? 1 : 0; }
 
 }  // namespace eagle

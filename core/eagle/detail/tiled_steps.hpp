@@ -35,8 +35,7 @@ struct TileLane {
   using count = std::int64_t;
   static constexpr int width = 1;
   static void add(count& c, bool alive) { c += alive ? 1 : 0; }
-  static bool changed(bool a, bool b) { return a != b; }
-  static bool all(bool alive) { return alive; }
+  static unsigned bits(bool alive) { return alive ? 1U : 0U; }
   static void set(T& x, int, T value) { x = value; }
   static T get(T x, int) { return x; }
   static void set_mask(bool& m, int, bool value) { m = value; }
@@ -52,8 +51,7 @@ struct TileLane<Model, true> {
   using count = PackCount<T>;
   static constexpr int width = pack_width<T>;
   static void add(count& c, const mask& alive) { c.add(alive); }
-  static bool changed(const mask& a, const mask& b) { return any(a ^ b); }
-  static bool all(const mask& alive) { return !any(!alive); }
+  static unsigned bits(const mask& alive) { return eagle::bits(alive); }
   static void set(type& x, int w, T value) { x.set(w, value); }
   static T get(const type& x, int w) { return x[w]; }
   static void set_mask(mask& m, int w, bool value) { m.set(w, value); }
@@ -110,13 +108,15 @@ struct TiledSteps {
     typename Lane::count ran[interleave];
     std::uint8_t code[interleave];  // single lanes only: the status a lane ended with
   };
-  /// The group's packs and each lane's bookkeeping. `clock` counts the group's steps this launch.
+  /// The group's packs and each lane's bookkeeping; per pack, sets of lanes as bits (lane w: bit w).
+  /// `clock` counts the group's steps this launch.
   struct Group : Packs {
-    Mask seen[interleave] = {};             // `alive` at the last look
-    std::int64_t row[interleave][W] = {};   // the lane's row; -1: empty
+    unsigned seen[interleave] = {};         // lanes running at the last look
+    unsigned held[interleave] = {};         // lanes holding a sample (running or not)
+    unsigned exhausted[interleave] = {};    // lanes stopped by their step budget, still running
+    std::int64_t row[interleave][W] = {};   // the lane's row
     std::int64_t stop[interleave][W] = {};  // the clock at which the lane's step budget ends
-    std::int64_t soonest[interleave] = {};  // the pack's earliest stop
-    bool exhausted[interleave][W] = {};     // stopped by its step budget, still running
+    std::int64_t soonest[interleave] = {};  // the earliest stop of the pack's running lanes
     std::int64_t clock = 0;
     int live = 0;
   };
@@ -132,12 +132,10 @@ struct TiledSteps {
       for (int f = 0; f < NS; ++f) g.s[p][f] = P(state[f](first_row));
       for (int f = 0; f < NI; ++f) g.in[p][f] = P(inputs[f](rows.sample(first_row)));
       g.alive[p] = Mask(false);
-      for (int w = 0; w < W; ++w) g.row[p][w] = -1;
     }
     refill_lanes(g, next, last, active);
     while (g.live > 0) {
-      std::int64_t first_stop = never;
-      for (int p = 0; p < interleave; ++p) first_stop = std::min(first_stop, g.soonest[p]);
+      const std::int64_t first_stop = *std::min_element(g.soonest, g.soonest + interleave);
       const std::int64_t steps = std::min<std::int64_t>(look_every, first_stop - g.clock);
       run_burst(g, m, steps);
       g.clock += steps;
@@ -145,9 +143,7 @@ struct TiledSteps {
       if (g.live < (refill ? refill_threshold : 1) && next < last) refill_lanes(g, next, last, active);
     }
     for (int p = 0; p < interleave; ++p) {
-      for (int w = 0; w < W; ++w) {
-        if (g.row[p][w] >= 0) active += retire(g, p, w);
-      }
+      for_each_lane(g.held[p], [&](int w) { active += retire(g, p, w); });
     }
   }
 
@@ -200,48 +196,58 @@ struct TiledSteps {
     for_each_index<interleave>([&](auto p) { copy_pack<p>(b, g); });
   }
 
+  /// Calls f(w) for each lane w in `lanes`, lowest first.
+  template <class F>
+  static void for_each_lane(unsigned lanes, F&& f) {
+    for (; lanes != 0; lanes &= lanes - 1) f(__builtin_ctz(lanes));
+  }
+  /// The earliest stop among the `running` lanes of pack p; never if none runs.
+  static std::int64_t earliest_stop(const Group& g, int p, unsigned running) {
+    std::int64_t soonest = never;
+    for (int w = 0; w < W; ++w) {  // bit operations, no branch per lane
+      const std::int64_t keep = -static_cast<std::int64_t>((running >> w) & 1U);
+      soonest = std::min(soonest, (g.stop[p][w] & keep) | (never & ~keep));
+    }
+    return soonest;
+  }
+
   /// After a burst: lanes out of budget are masked (written back as running), and lanes that
-  /// stopped no longer bound the bursts; the live count follows. A pack still all running before
-  /// its first stop costs one vector test.
+  /// stopped no longer bound the bursts; the live count follows. A pack whose lanes all ran on
+  /// before its first stop costs one mask test; the others are handled by lane sets, not lane by lane.
   static void look(Group& g) {
     for (int p = 0; p < interleave; ++p) {
-      if (g.soonest[p] > g.clock && !Lane::changed(g.alive[p], g.seen[p])) continue;
-      for (int w = 0; w < W; ++w) {
-        if (g.row[p][w] < 0) continue;
-        if (Lane::get_mask(g.alive[p], w) && g.stop[p][w] <= g.clock) {
-          g.exhausted[p][w] = true;
-          Lane::set_mask(g.alive[p], w, false);
-        }
-        if (!Lane::get_mask(g.alive[p], w)) g.stop[p][w] = never;
-      }
-      g.soonest[p] = *std::min_element(g.stop[p], g.stop[p] + W);
-      g.live -= count(g.seen[p]) - count(g.alive[p]);
-      g.seen[p] = g.alive[p];
+      unsigned running = Lane::bits(g.alive[p]);
+      if (g.soonest[p] > g.clock && running == g.seen[p]) continue;
+      unsigned spent = 0;
+      for (int w = 0; w < W; ++w) spent |= static_cast<unsigned>(g.stop[p][w] <= g.clock) << w;
+      spent &= running;
+      g.exhausted[p] |= spent;
+      for_each_lane(spent, [&](int w) { Lane::set_mask(g.alive[p], w, false); });
+      running &= ~spent;
+      g.soonest[p] = earliest_stop(g, p, running);
+      g.live -= __builtin_popcount(g.seen[p]) - __builtin_popcount(running);
+      g.seen[p] = running;
     }
   }
 
   /// Writes back every lane whose sample stopped and loads the tile's next samples into the free
   /// lanes; recounts the live lanes.
   void refill_lanes(Group& g, std::int64_t& next, std::int64_t last, std::int64_t& active) const {
+    constexpr unsigned all_lanes = (1U << W) - 1;
     g.live = 0;
     for (int p = 0; p < interleave; ++p) {
-      if (Lane::all(g.alive[p])) {  // every lane running: nothing to write back or load
-        g.live += W;
-        continue;
-      }
-      for (int w = 0; w < W; ++w) {
-        if (g.row[p][w] >= 0 && !Lane::get_mask(g.alive[p], w)) active += retire(g, p, w);
-        if (g.row[p][w] < 0) fill(g, p, w, next, last);
-      }
-      g.seen[p] = g.alive[p];
-      g.live += count(g.alive[p]);
-      g.soonest[p] = *std::min_element(g.stop[p], g.stop[p] + W);
+      for_each_lane(all_lanes & ~g.seen[p], [&](int w) {
+        if ((g.held[p] >> w) & 1U) active += retire(g, p, w);
+        fill(g, p, w, next, last);
+      });
+      g.seen[p] = Lane::bits(g.alive[p]);
+      g.live += __builtin_popcount(g.seen[p]);
+      g.soonest[p] = earliest_stop(g, p, g.seen[p]);
     }
   }
 
-  /// Loads the next slot that may step into empty lane (p, w), or leaves it empty (stop: never).
+  /// Loads the next slot that may step into empty lane (p, w), or leaves it empty.
   void fill(Group& g, int p, int w, std::int64_t& next, std::int64_t last) const {
-    g.stop[p][w] = never;
     while (next < last) {
       const std::int64_t r = rows.row(next++);
       if (book.terminated(r)) continue;
@@ -255,7 +261,8 @@ struct TiledSteps {
       if constexpr (W == 1) g.code[p] = status::running;
       g.row[p][w] = r;
       g.stop[p][w] = g.clock + budget;
-      g.exhausted[p][w] = false;
+      g.held[p] |= 1U << w;
+      g.exhausted[p] &= ~(1U << w);
       return;
     }
   }
@@ -269,16 +276,17 @@ struct TiledSteps {
       state[f](r) = x;
       finite = finite && math::isfinite(x);
     }
-    std::uint8_t ended = g.exhausted[p][w] || Lane::get_mask(g.alive[p], w) ? status::running : status::finished;
+    const bool exhausted = (g.exhausted[p] >> w) & 1U;
+    std::uint8_t ended = exhausted || Lane::get_mask(g.alive[p], w) ? status::running : status::finished;
     if constexpr (W == 1) ended = g.code[p];
     if (!finite) ended = status::non_finite;
-    book.steps_taken(r) += Lane::get_count(g.ran[p], w);
+    const std::int64_t steps = book.steps_taken(r) + Lane::get_count(g.ran[p], w);
+    book.steps_taken(r) = steps;
     book.terminated(r) = ended != status::running;
     book.status(r) = ended;
     Lane::set_mask(g.alive[p], w, false);
-    g.row[p][w] = -1;
-    g.stop[p][w] = never;
-    return ended == status::running && book.steps_taken(r) < max_steps ? 1 : 0;
+    g.held[p] &= ~(1U << w);
+    return ended == status::running && steps < max_steps ? 1 : 0;
   }
 };
 
