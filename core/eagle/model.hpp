@@ -17,7 +17,11 @@
 //
 // A step body that is branch-free arithmetic (+ - * /, comparisons, eagle::select) may also say
 //     static constexpr bool lane_packs = true;
-// and return `auto`: the host tile then runs it on SIMD packs of lanes (eagle/pack.hpp).
+// and return `auto`: the host tile then runs it on SIMD packs of lanes (eagle/pack.hpp). A step
+// that keeps many values live at once (Runge-Kutta stages) may also say
+//     static constexpr int step_registers = 2;
+// the vector registers its temporaries need beyond state, inputs and mask (default 0): the tile
+// then advances fewer packs side by side, so they are not spilled to memory.
 
 #include <Kokkos_Core.hpp>
 
@@ -56,5 +60,17 @@ struct declares_lane_packs<Model, std::void_t<decltype(Model::lane_packs)>>
 /// Whether the model's step body may run on SIMD packs of lanes.
 template <class Model>
 inline constexpr bool uses_lane_packs = detail::declares_lane_packs<Model>::value;
+
+namespace detail {
+template <class Model, class = void>
+struct declares_step_registers : std::integral_constant<int, 0> {};
+template <class Model>
+struct declares_step_registers<Model, std::void_t<decltype(Model::step_registers)>>
+    : std::integral_constant<int, Model::step_registers> {};
+}  // namespace detail
+
+/// Vector registers the model's step needs beyond its state, inputs and mask.
+template <class Model>
+inline constexpr int step_registers = detail::declares_step_registers<Model>::value;
 
 }  // namespace eagle

@@ -11,15 +11,15 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__) && defined(__SSE2__)
+#include <immintrin.h>  // a mask's lanes as bits in one instruction
+#endif
 
 namespace eagle {
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__) && \
     (defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__) || defined(__ARM_NEON))
 #define EAGLE_HAS_LANE_PACKS 1
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 #if defined(__AVX512F__)
 inline constexpr std::size_t native_vector_bytes = 64;
 #elif defined(__AVX__)
@@ -153,8 +153,6 @@ struct PackMask {
   explicit PackMask(vector_type mask) : m(mask) {}
   PackMask(bool b) : m(vector_type{} + (b ? mask_int_t<T>(-1) : mask_int_t<T>(0))) {}  // NOLINT
 
-  bool operator[](int lane) const { return m[lane] != 0; }
-  void set(int lane, bool value) { m[lane] = value ? mask_int_t<T>(-1) : mask_int_t<T>(0); }
   friend PackMask operator&(PackMask a, PackMask b) { return PackMask(a.m & b.m); }
   friend PackMask operator|(PackMask a, PackMask b) { return PackMask(a.m | b.m); }
   PackMask operator!() const { return PackMask(~m); }
@@ -167,7 +165,7 @@ template <class T>
 struct PackCount {
   typename NativeVector<T>::mask c;  // zeroed where its holder is value-initialised
   void add(PackMask<T> mask) { c -= mask.m; }
-  void reset(int lane) { c[lane] = 0; }
+  void add(PackMask<T> mask, std::int64_t n) { c += mask.m & static_cast<mask_int_t<T>>(n); }
   std::int64_t operator[](int lane) const { return static_cast<std::int64_t>(c[lane]); }
 };
 
@@ -204,6 +202,15 @@ unsigned bits(PackMask<T> mask) {
   for (int lane = 0; lane < Pack<T>::width; ++lane) b |= static_cast<unsigned>(mask.m[lane] & 1) << lane;
   return b;
 #endif
+}
+
+/// The mask whose lane i is bit i of `b`.
+template <class T>
+PackMask<T> mask_from_bits(unsigned b) {
+  using Bits = typename NativeVector<T>::mask;
+  Bits lane_bit;  // 1, 2, 4, ...: a constant
+  for (int lane = 0; lane < Pack<T>::width; ++lane) lane_bit[lane] = mask_int_t<T>(1) << lane;
+  return PackMask<T>(((Bits{} + static_cast<mask_int_t<T>>(b)) & lane_bit) != 0);
 }
 
 #endif

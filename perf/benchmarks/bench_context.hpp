@@ -86,6 +86,10 @@ class BenchmarkProcess {
   BenchmarkProcess(int& argc, char* argv[]) : kokkos_(bind_threads(argc, argv), argv) {
     benchmark::Initialize(&argc, argv);
   }
+  /// Registered benchmarks may hold Kokkos views: they go before Kokkos is finalised.
+  ~BenchmarkProcess() { benchmark::ClearRegisteredBenchmarks(); }
+  BenchmarkProcess(const BenchmarkProcess&) = delete;
+  BenchmarkProcess& operator=(const BenchmarkProcess&) = delete;
 
  private:
   static int& bind_threads(int& argc, char* argv[]) {

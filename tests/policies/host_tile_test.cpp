@@ -14,7 +14,7 @@
 namespace eagle {
 namespace {
 
-CacheSizes caches(std::int64_t l1d) { return {l1d, 512 * 1024, 8 * 1024 * 1024, "test"}; }
+CacheSizes caches(std::int64_t l2) { return {48 * 1024, l2, 8 * 1024 * 1024, "test"}; }
 
 /// Every sample of the partition in exactly one non-empty tile.
 void expect_exact_cover(const Partition& part, const TilePlan& plan) {
@@ -32,23 +32,25 @@ TEST(TileRule, CoversThePartitionExactly) {
   for (std::int64_t begin : {0, 5, 1000}) {
     for (std::int64_t size : {0, 1, 15, 16, 17, 1000, 4097, 100003}) {
       const Partition part(begin, begin + size, begin + size + 3);
-      for (std::int64_t bytes : {4, 36, 100, 5000}) expect_exact_cover(part, rule.plan(part, bytes, caches(48 * 1024)));
+      for (std::int64_t bytes : {4, 36, 100, 5000})
+        expect_exact_cover(part, rule.plan(part, bytes, caches(1024 * 1024)));
     }
   }
 }
 
-TEST(TileRule, SizedFromTheL1Share) {
-  const TilePlan plan = TileRule{}.plan(Partition(0, 100000, 100000), 36, caches(32 * 1024));
-  EXPECT_EQ(plan.lanes, 128);  // 32 KiB * 0.25 / 36 B = 227 -> the tile size below, 128
-  EXPECT_EQ(plan.tiles, (100000 + 127) / 128);
-  EXPECT_NE(plan.why.find("test L1d 32 KiB"), std::string::npos) << plan.why;
+TEST(TileRule, SizedFromTheL2Share) {
+  const TilePlan plan = TileRule{}.plan(Partition(0, 100000, 100000), 36, caches(128 * 1024));
+  EXPECT_EQ(plan.lanes, 512);  // 128 KiB * 0.25 / 36 B = 910 -> the tile size below, 512
+  EXPECT_EQ(plan.tiles, (100000 + 511) / 512);
+  EXPECT_NE(plan.why.find("test L2 128 KiB"), std::string::npos) << plan.why;
+  EXPECT_EQ(TileRule{}.plan(Partition(0, 100000, 100000), 36, caches(1024 * 1024)).lanes, max_tile_lanes);
 }
 
 TEST(TileRule, ShrinksAsSamplesGrow) {
   const Partition part(0, 1000000, 1000000);
   std::int64_t previous = 1 << 30;
-  for (std::int64_t bytes : {4, 8, 36, 100, 400, 2000}) {
-    const TilePlan plan = TileRule{}.plan(part, bytes, caches(48 * 1024));
+  for (std::int64_t bytes : {4, 36, 400, 2000, 8000, 20000}) {
+    const TilePlan plan = TileRule{}.plan(part, bytes, caches(1024 * 1024));
     EXPECT_LE(plan.lanes, previous) << bytes << " bytes";
     EXPECT_EQ(plan.lanes, tile_rung_at_most(plan.lanes));  // a tile size
     previous = plan.lanes;
@@ -58,42 +60,42 @@ TEST(TileRule, ShrinksAsSamplesGrow) {
 
 TEST(TileRule, BogusCachesFallBackToTheDefault) {
   const Partition part(0, 100000, 100000);
-  const TilePlan sane = TileRule{}.plan(part, 36, caches(32 * 1024));
+  const TilePlan sane = TileRule{}.plan(part, 400, caches(512 * 1024));
   for (std::int64_t bogus : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{12}, std::int64_t{508} << 20}) {
-    const TilePlan plan = TileRule{}.plan(part, 36, caches(bogus));
+    const TilePlan plan = TileRule{}.plan(part, 400, caches(bogus));
     EXPECT_EQ(plan.lanes, sane.lanes) << bogus;
     EXPECT_NE(plan.why.find("not believed"), std::string::npos) << plan.why;
   }
 }
 
 TEST(TileRule, HugeSamplesStillGetTheSmallestTile) {
-  EXPECT_EQ(TileRule{}.plan(Partition(0, 100, 100), 1 << 20, caches(32 * 1024)).lanes, min_tile_lanes);
+  EXPECT_EQ(TileRule{}.plan(Partition(0, 100, 100), 1 << 20, caches(1024 * 1024)).lanes, min_tile_lanes);
 }
 
 TEST(TileRule, ZeroAndOneSample) {
-  EXPECT_EQ(TileRule{}.plan(Partition(0, 0, 0), 36, caches(32 * 1024)).tiles, 0);
-  EXPECT_EQ(TileRule{}.plan(Partition(7, 7, 9), 36, caches(32 * 1024)).tiles, 0);
-  EXPECT_EQ(TileRule{}.plan(Partition(0, 1, 1), 36, caches(32 * 1024)).tiles, 1);
+  EXPECT_EQ(TileRule{}.plan(Partition(0, 0, 0), 36, caches(1024 * 1024)).tiles, 0);
+  EXPECT_EQ(TileRule{}.plan(Partition(7, 7, 9), 36, caches(1024 * 1024)).tiles, 0);
+  EXPECT_EQ(TileRule{}.plan(Partition(0, 1, 1), 36, caches(1024 * 1024)).tiles, 1);
 }
 
 TEST(TileRule, OverrideWinsRoundedToACompiledTile) {
   const Partition part(0, 1000, 1000);
-  const TilePlan exact = TileRule{}.plan(part, 36, caches(32 * 1024), 64);
+  const TilePlan exact = TileRule{}.plan(part, 36, caches(1024 * 1024), 64);
   EXPECT_EQ(exact.lanes, 64);
   EXPECT_EQ(exact.tiles, 16);
   EXPECT_EQ(exact.why, "override: 64 lanes asked");
-  const TilePlan rounded = TileRule{}.plan(part, 36, caches(32 * 1024), 100);
+  const TilePlan rounded = TileRule{}.plan(part, 36, caches(1024 * 1024), 100);
   EXPECT_EQ(rounded.lanes, 64);
   EXPECT_NE(rounded.why.find("tile of 64"), std::string::npos) << rounded.why;
-  EXPECT_EQ(TileRule{}.plan(part, 36, caches(32 * 1024), 1).lanes, min_tile_lanes);
-  EXPECT_EQ(TileRule{}.plan(part, 36, caches(32 * 1024), 1 << 20).lanes, max_tile_lanes);
+  EXPECT_EQ(TileRule{}.plan(part, 36, caches(1024 * 1024), 1).lanes, min_tile_lanes);
+  EXPECT_EQ(TileRule{}.plan(part, 36, caches(1024 * 1024), 1 << 20).lanes, max_tile_lanes);
 }
 
 TEST(TileRule, BadInputIsRefused) {
   EXPECT_THROW(Partition(5, 4, 10), std::invalid_argument);
   EXPECT_THROW(Partition(-1, 4, 10), std::invalid_argument);
   EXPECT_THROW(Partition(0, 11, 10), std::invalid_argument);
-  EXPECT_THROW(TileRule{}.plan(Partition(0, 10, 10), 0, caches(32 * 1024)), std::invalid_argument);
+  EXPECT_THROW(TileRule{}.plan(Partition(0, 10, 10), 0, caches(1024 * 1024)), std::invalid_argument);
 }
 
 TEST(HostTile, EnvironmentOverrideMustBeAPositiveIntegerThatFits) {
@@ -117,19 +119,19 @@ TEST(HostTile, EnvironmentOverrideMustBeAPositiveIntegerThatFits) {
   ::unsetenv("EAGLE_TILE_LANES");
 }
 
-// The public API on this host's real caches (hwloc), as the seed calls it, against the L1d size
+// The public API on this host's real caches (hwloc), as the seed calls it, against the L2 size
 // glibc reports (sysconf, read from the CPU apart from hwloc) and the rule worked by hand: the
-// largest power of two from 16 to 1024 lanes whose 24 bytes each fit a quarter of L1d.
-TEST(HostTile, TileCountOnThisHostMatchesTheL1dByHand) {
-  const long l1d = ::sysconf(_SC_LEVEL1_DCACHE_SIZE);
-  if (l1d < 4 * 1024 || l1d > 4 * 1024 * 1024) GTEST_SKIP() << "glibc reports no believable L1d (" << l1d << ")";
+// largest power of two from 16 to 1024 lanes whose 1000 bytes each fit a quarter of L2.
+TEST(HostTile, TileCountOnThisHostMatchesTheL2ByHand) {
+  const long l2 = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 < 64 * 1024 || l2 > 64 * 1024 * 1024) GTEST_SKIP() << "glibc reports no believable L2 (" << l2 << ")";
   std::int64_t lanes = 16;
-  while (lanes * 2 <= 1024 && lanes * 2 * 24 <= l1d / 4) lanes *= 2;
+  while (lanes * 2 <= 1024 && lanes * 2 * 1000 <= l2 / 4) lanes *= 2;
   const Partition part(0, 100000, 100000);
-  EXPECT_EQ(tile_size(part, 24), lanes) << "L1d " << l1d << " bytes";
-  EXPECT_EQ(tile_count(part, 24), (100000 + lanes - 1) / lanes);
-  EXPECT_EQ(tile_count(Partition(0, 0, 0), 24), 0);
-  EXPECT_EQ(tile_count(Partition(5, 6, 10), 24), 1);
+  EXPECT_EQ(tile_size(part, 1000), lanes) << "L2 " << l2 << " bytes";
+  EXPECT_EQ(tile_count(part, 1000), (100000 + lanes - 1) / lanes);
+  EXPECT_EQ(tile_count(Partition(0, 0, 0), 1000), 0);
+  EXPECT_EQ(tile_count(Partition(5, 6, 10), 1000), 1);
 }
 
 TEST(Partition, BalancedPartsCoverTheBatchInOrder) {

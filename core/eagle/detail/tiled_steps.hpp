@@ -35,12 +35,11 @@ struct TileLane {
   using count = std::int64_t;
   static constexpr int width = 1;
   static void add(count& c, bool alive) { c += alive ? 1 : 0; }
+  static void add(count& c, bool alive, std::int64_t n) { c += alive ? n : 0; }
   static unsigned bits(bool alive) { return alive ? 1U : 0U; }
+  static bool from_bits(unsigned b) { return (b & 1U) != 0; }
   static void set(T& x, int, T value) { x = value; }
   static T get(T x, int) { return x; }
-  static void set_mask(bool& m, int, bool value) { m = value; }
-  static bool get_mask(bool m, int) { return m; }
-  static void reset(count& c, int) { c = 0; }
   static std::int64_t get_count(count c, int) { return c; }
 };
 template <class Model>
@@ -51,12 +50,11 @@ struct TileLane<Model, true> {
   using count = PackCount<T>;
   static constexpr int width = pack_width<T>;
   static void add(count& c, const mask& alive) { c.add(alive); }
+  static void add(count& c, const mask& alive, std::int64_t n) { c.add(alive, n); }
   static unsigned bits(const mask& alive) { return eagle::bits(alive); }
+  static mask from_bits(unsigned b) { return mask_from_bits<T>(b); }
   static void set(type& x, int w, T value) { x.set(w, value); }
   static T get(const type& x, int w) { return x[w]; }
-  static void set_mask(mask& m, int w, bool value) { m.set(w, value); }
-  static bool get_mask(const mask& m, int w) { return m[w]; }
-  static void reset(count& c, int w) { c.reset(w); }
   static std::int64_t get_count(const count& c, int w) { return c[w]; }
 };
 
@@ -81,11 +79,14 @@ struct TiledSteps {
   static constexpr int NI = ModelTraits<Model>::input_count;
   static constexpr int W = Lane::width;
   /// Packs advanced side by side: as many as the vector registers hold with each pack's state,
-  /// inputs, mask and step count (eagle-bench-oscillator measures the tile against hand code).
-  static constexpr int interleave = std::clamp(native_vector_registers / (NS + NI + 3), 1, 8);
+  /// inputs, mask and the step's own temporaries (the step count is kept only in bursts that see
+  /// lanes stop). A step's mask chain (select, compare, mask) is long: more packs in flight hide it,
+  /// until spills cost more (AVX-512, against hand code: 6 oscillator packs, 4 Lorenz).
+  static constexpr int interleave = std::clamp(native_vector_registers / (NS + NI + 1 + step_registers<Model>), 1, 8);
   static constexpr int group = interleave * W;
   static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
   static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
+  static constexpr int uncounted_after = 4;
   /// Lanes that must still run before freed lanes are refilled.
   static constexpr int refill_threshold = std::max(1, static_cast<int>(tile_refill_below* group + 0.999));
 
@@ -99,26 +100,33 @@ struct TiledSteps {
   std::int64_t max_steps;
   bool refill;  ///< refill lanes early (compaction on); else only once no lane runs
 
-  /// What a burst keeps in registers: pack p holds lanes p*W .. p*W+W-1.
+  /// What a lane keeps between bursts: pack p holds lanes p*W .. p*W+W-1.
   /// No initialisers: a burst's local copy is filled field by field, never zeroed first.
-  struct Packs {
+  struct Lanes {
     Values<P, NS> s[interleave];
     Values<P, NI> in[interleave];
-    Mask alive[interleave];  // lanes stepping
-    typename Lane::count ran[interleave];
-    std::uint8_t code[interleave];  // single lanes only: the status a lane ended with
+    typename Lane::count ran[interleave];  // steps each lane ran this launch, since its first sample
+    std::uint8_t code[interleave];         // single lanes only: the status a lane ended with
   };
-  /// The group's packs and each lane's bookkeeping; per pack, sets of lanes as bits (lane w: bit w).
+  /// A burst's packs, in registers, with the mask of the lanes stepping.
+  struct Packs : Lanes {
+    Mask alive[interleave];
+  };
+  /// The group's packs and each lane's bookkeeping; per pack, sets of lanes as bits (lane w: bit w),
+  /// so a look or a refill never writes a mask lane in memory that the next burst must load whole.
   /// `clock` counts the group's steps this launch.
-  struct Group : Packs {
-    unsigned seen[interleave] = {};         // lanes running at the last look
-    unsigned held[interleave] = {};         // lanes holding a sample (running or not)
-    unsigned exhausted[interleave] = {};    // lanes stopped by their step budget, still running
-    std::int64_t row[interleave][W] = {};   // the lane's row
-    std::int64_t stop[interleave][W] = {};  // the clock at which the lane's step budget ends
-    std::int64_t soonest[interleave] = {};  // the earliest stop of the pack's running lanes
+  struct Group : Lanes {
+    unsigned running[interleave] = {};        // lanes stepping after the last burst
+    unsigned seen[interleave] = {};           // lanes stepping at the last look
+    unsigned held[interleave] = {};           // lanes holding a sample (stepping or not)
+    unsigned exhausted[interleave] = {};      // lanes stopped by their step budget, still running
+    std::int64_t row[interleave][W] = {};     // the lane's row
+    std::int64_t ran_at[interleave][W] = {};  // `ran` when the lane's sample was loaded
+    std::int64_t stop[interleave][W] = {};    // the clock at which the lane's step budget ends
+    std::int64_t soonest[interleave];         // at most the earliest stop of the pack's stepping lanes
     std::int64_t clock = 0;
     int live = 0;
+    int calm = 0;  // bursts in a row in which no lane stopped
   };
 
   void operator()(const std::int64_t tile, std::int64_t& active) const {
@@ -131,7 +139,8 @@ struct TiledSteps {
     for (int p = 0; p < interleave; ++p) {
       for (int f = 0; f < NS; ++f) g.s[p][f] = P(state[f](first_row));
       for (int f = 0; f < NI; ++f) g.in[p][f] = P(inputs[f](rows.sample(first_row)));
-      g.alive[p] = Mask(false);
+      g.ran[p] = typename Lane::count{};
+      g.soonest[p] = never;
     }
     refill_lanes(g, next, last, active);
     while (g.live > 0) {
@@ -159,14 +168,14 @@ struct TiledSteps {
     (f(std::integral_constant<int, is>{}), ...);
   }
 
-  /// One masked step of pack p.
-  template <int p>
+  /// One masked step of pack p; `counting`: each lane's steps too.
+  template <int p, bool counting>
   EAGLE_HOST_FORCEINLINE static void step_pack(Packs& b, const Model& m) {
     P before[NS];
     for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
     const auto result = m.step(b.s[p], static_cast<const Values<P, NI>&>(b.in[p]));
     for_each_index<NS>([&](auto f) { b.s[p][f.value] = select(b.alive[p], b.s[p][f.value], before[f.value]); });
-    Lane::add(b.ran[p], b.alive[p]);
+    if constexpr (counting) Lane::add(b.ran[p], b.alive[p]);
     if constexpr (W == 1) {
       const std::uint8_t now = outcome(result);
       b.code[p] = b.alive[p] ? now : b.code[p];
@@ -177,23 +186,48 @@ struct TiledSteps {
   }
   /// Pack p of `from` into `to`, field by field (a whole-struct copy is a memcpy call).
   template <int p>
-  EAGLE_HOST_FORCEINLINE static void copy_pack(const Packs& from, Packs& to) {
+  EAGLE_HOST_FORCEINLINE static void copy_pack(const Lanes& from, Lanes& to) {
     for_each_index<NS>([&](auto f) { to.s[p][f.value] = from.s[p][f.value]; });
     for_each_index<NI>([&](auto f) { to.in[p][f.value] = from.in[p][f.value]; });
-    to.alive[p] = from.alive[p], to.ran[p] = from.ran[p], to.code[p] = from.code[p];
+    to.ran[p] = from.ran[p], to.code[p] = from.code[p];
   }
 
-  /// `steps` masked steps of every pack, on a local copy of the group's packs.
+  /// `steps` masked steps of every pack, on a local copy of the group's packs; the lanes still
+  /// stepping after them go to `running`. Counting each lane's steps costs an instruction a pack
+  /// a step, one in nine of the oscillator's: after uncounted_after bursts in a row in which no
+  /// lane stopped, bursts run without it, and one in which a lane stops after all runs again from
+  /// the same values, counting (a rerun costs a burst: small groups of spread samples stop often).
   static void run_burst(Group& g, const Model& m, std::int64_t steps) {
+    if (g.calm >= uncounted_after && !burst<false>(g, m, steps)) return;
+    g.calm = burst<true>(g, m, steps) ? 0 : g.calm + 1;
+  }
+  /// Returns whether any lane stopped; without `counting`, then leaves the group as it was.
+  template <bool counting>
+  static bool burst(Group& g, const Model& m, std::int64_t steps) {
     Packs b;
-    for_each_index<interleave>([&](auto p) { copy_pack<p>(g, b); });
-    const auto step = [&](auto p) { step_pack<p>(b, m); };
+    for_each_index<interleave>([&](auto p) {
+      copy_pack<p>(g, b);
+      b.alive[p.value] = Lane::from_bits(g.seen[p.value]);
+    });
+    const auto step = [&](auto p) { step_pack<p, counting>(b, m); };
     if (steps == look_every) {
       for (int k = 0; k < look_every; ++k) for_each_index<interleave>(step);
     } else {
       for (std::int64_t k = 0; k < steps; ++k) for_each_index<interleave>(step);
     }
-    for_each_index<interleave>([&](auto p) { copy_pack<p>(b, g); });
+    unsigned running[interleave];
+    bool stopped = false;
+    for (int p = 0; p < interleave; ++p) {
+      running[p] = Lane::bits(b.alive[p]);
+      stopped = stopped || running[p] != g.seen[p];
+    }
+    if (!counting && stopped) return true;
+    for_each_index<interleave>([&](auto p) {
+      if constexpr (!counting) Lane::add(b.ran[p.value], b.alive[p.value], steps);  // each ran them all
+      copy_pack<p>(b, g);
+      g.running[p.value] = running[p.value];
+    });
+    return stopped;
   }
 
   /// Calls f(w) for each lane w in `lanes`, lowest first.
@@ -211,20 +245,23 @@ struct TiledSteps {
     return soonest;
   }
 
-  /// After a burst: lanes out of budget are masked (written back as running), and lanes that
-  /// stopped no longer bound the bursts; the live count follows. A pack whose lanes all ran on
-  /// before its first stop costs one mask test; the others are handled by lane sets, not lane by lane.
+  /// After a burst: the live count follows the lanes that stopped; once the clock reaches a pack's
+  /// soonest stop, its lanes out of budget stop stepping (written back as running) and the soonest
+  /// stop is made exact (until then it may be a stopped lane's, which only shortens a burst). A
+  /// pack whose lanes all ran on costs one test; the others are handled by lane sets.
   static void look(Group& g) {
     for (int p = 0; p < interleave; ++p) {
-      unsigned running = Lane::bits(g.alive[p]);
-      if (g.soonest[p] > g.clock && running == g.seen[p]) continue;
-      unsigned spent = 0;
-      for (int w = 0; w < W; ++w) spent |= static_cast<unsigned>(g.stop[p][w] <= g.clock) << w;
-      spent &= running;
-      g.exhausted[p] |= spent;
-      for_each_lane(spent, [&](int w) { Lane::set_mask(g.alive[p], w, false); });
-      running &= ~spent;
-      g.soonest[p] = earliest_stop(g, p, running);
+      unsigned running = g.running[p];
+      const bool due = g.soonest[p] <= g.clock;
+      if (!due && running == g.seen[p]) continue;
+      if (due) {
+        unsigned spent = 0;
+        for (int w = 0; w < W; ++w) spent |= static_cast<unsigned>(g.stop[p][w] <= g.clock) << w;
+        spent &= running;
+        g.exhausted[p] |= spent;
+        running &= ~spent;
+        g.soonest[p] = earliest_stop(g, p, running);
+      }
       g.live -= __builtin_popcount(g.seen[p]) - __builtin_popcount(running);
       g.seen[p] = running;
     }
@@ -240,9 +277,8 @@ struct TiledSteps {
         if ((g.held[p] >> w) & 1U) active += retire(g, p, w);
         fill(g, p, w, next, last);
       });
-      g.seen[p] = Lane::bits(g.alive[p]);
+      g.seen[p] = g.held[p];  // every lane holding a sample now steps
       g.live += __builtin_popcount(g.seen[p]);
-      g.soonest[p] = earliest_stop(g, p, g.seen[p]);
     }
   }
 
@@ -256,11 +292,11 @@ struct TiledSteps {
       const std::int64_t sample = rows.sample(r);
       for (int f = 0; f < NS; ++f) Lane::set(g.s[p][f], w, state[f](r));
       for (int f = 0; f < NI; ++f) Lane::set(g.in[p][f], w, inputs[f](sample));
-      Lane::set_mask(g.alive[p], w, true);
-      Lane::reset(g.ran[p], w);
       if constexpr (W == 1) g.code[p] = status::running;
       g.row[p][w] = r;
+      g.ran_at[p][w] = Lane::get_count(g.ran[p], w);
       g.stop[p][w] = g.clock + budget;
+      g.soonest[p] = std::min(g.soonest[p], g.stop[p][w]);
       g.held[p] |= 1U << w;
       g.exhausted[p] &= ~(1U << w);
       return;
@@ -276,15 +312,14 @@ struct TiledSteps {
       state[f](r) = x;
       finite = finite && math::isfinite(x);
     }
-    const bool exhausted = (g.exhausted[p] >> w) & 1U;
-    std::uint8_t ended = exhausted || Lane::get_mask(g.alive[p], w) ? status::running : status::finished;
+    const bool running = ((g.exhausted[p] | g.seen[p]) >> w) & 1U;
+    std::uint8_t ended = running ? status::running : status::finished;
     if constexpr (W == 1) ended = g.code[p];
     if (!finite) ended = status::non_finite;
-    const std::int64_t steps = book.steps_taken(r) + Lane::get_count(g.ran[p], w);
+    const std::int64_t steps = book.steps_taken(r) + Lane::get_count(g.ran[p], w) - g.ran_at[p][w];
     book.steps_taken(r) = steps;
     book.terminated(r) = ended != status::running;
     book.status(r) = ended;
-    Lane::set_mask(g.alive[p], w, false);
     g.held[p] &= ~(1U << w);
     return ended == status::running && steps < max_steps ? 1 : 0;
   }
