@@ -80,6 +80,11 @@ template <class T>
 struct PackMask;
 template <class T>
 struct PackCount;
+/// A mask's lanes as bits (lane i: bit i), and the mask of given bits.
+template <class T>
+unsigned bits(PackMask<T> mask);
+template <class T>
+PackMask<T> mask_from_bits(unsigned b);
 
 #if defined(EAGLE_HAS_LANE_PACKS)
 
@@ -185,8 +190,8 @@ Pack<T> select(PackMask<T> mask, Pack<T> a, Pack<T> b) {
 #endif
 }
 
-/// The mask's lanes as bits, lane i in bit i: one instruction where the target has it (the tile
-/// asks this of every pack at every look), else a bit operation per lane.
+/// One instruction where the target has it (the tile asks this of every pack at every look), else
+/// a bit operation per lane.
 template <class T>
 unsigned bits(PackMask<T> mask) {
   constexpr bool wide = sizeof(T) == 8;
@@ -204,7 +209,6 @@ unsigned bits(PackMask<T> mask) {
 #endif
 }
 
-/// The mask whose lane i is bit i of `b`.
 template <class T>
 PackMask<T> mask_from_bits(unsigned b) {
   using Bits = typename NativeVector<T>::mask;
