@@ -42,9 +42,10 @@ struct Launcher {
   std::int64_t tile_lanes;  ///< samples per tile, for the tile nest
   std::int64_t max_steps;
 
-  /// Runs up to k steps of every slot that steps on; `refill`: see TiledSteps. Returns how many
-  /// samples still step.
-  std::int64_t operator()(const Rows<Mem>& rows, std::int64_t k, bool refill) const {
+  /// Runs up to k steps of every slot that steps on; `refill`: see TiledSteps; `counts`: see
+  /// StepCounts (one sample per work item only: the tile keeps every count exact). Returns how
+  /// many samples still step.
+  std::int64_t operator()(const Rows<Mem>& rows, std::int64_t k, bool refill, StepCounts counts = {}) const {
     std::int64_t active = 0;
     const std::string label = std::string("eagle::") + ModelTraits<Model>::name() + "[K=" + std::to_string(k);
     if constexpr (is_host_space<ExecSpace>) {
@@ -60,7 +61,7 @@ struct Launcher {
     }
     with_rung(k, [&](auto rung) {
       constexpr int K = decltype(rung)::value;
-      const FusedSteps<Model, K, Mem> launch{model, state, inputs, book, rows, k, max_steps};
+      const FusedSteps<Model, K, Mem> launch{model, state, inputs, book, rows, k, max_steps, counts};
       Kokkos::parallel_reduce(label + "]", Range(exec, 0, rows.count), launch, active);
     });
     return active;

@@ -258,8 +258,13 @@ class Run {
 
   void launch_and_record(std::int64_t k) {
     const std::int64_t waiting = end_pending_ - next_pending_;
+    // Counts deferred only where no row can reach the cap in the launch: no row has taken more
+    // steps than the run has launched. Revival's rows start at different launches: exact counts.
+    const bool deferred = launch_.nest == LoopNest::per_sample && end_pending_ == 0 && report_.steps + k < max_steps();
+    if (!deferred) write_owed_steps();
     const Kokkos::Timer launch_timer;
-    const std::int64_t after = launch_(rows_, k, rows_fit_ && compacting_);
+    const std::int64_t after = launch_(rows_, k, rows_fit_ && compacting_, {deferred, owed_steps_});
+    if (deferred) owed_steps_ += k;
     // Timed only where the rule measured its costs: given costs are a model that replays exactly.
     const double seconds = options_.launch_costs ? 0.0 : launch_timer.seconds();
     record({k, active_ - waiting, after, rows_.count, seconds});
@@ -268,6 +273,14 @@ class Run {
       options_.observer(
           {report_.launches, k, active_, n_, report_.steps, max_steps(), seconds_before_ + timer_.seconds()});
     }
+  }
+
+  /// The step counts deferred launches left unwritten, settled: before anything reads them or
+  /// the rows they are owed to change.
+  void write_owed_steps() {
+    if (owed_steps_ == 0) return;
+    detail::write_owed_steps(exec(), launch_.book, rows_, owed_steps_);
+    owed_steps_ = 0;
   }
 
   void record(const LaunchRecord& l) {
@@ -301,6 +314,7 @@ class Run {
     const CompactionDecision decision = decide(last);
     ++report_.compaction_actions[describe(decision.action)];
     report_.compaction_why[describe(decision.action)] = decision.why;
+    if (decision.action != CompactionDecision::Action::none) write_owed_steps();
     if (decision.action == CompactionDecision::Action::map) {
       report_.scanned_slots += rows_.count;
       rows_.map =
@@ -350,6 +364,7 @@ class Run {
   void write_checkpoint() {
     const Region region("eagle::checkpoint_write");
     Checkpoint& c = saved_;
+    write_owed_steps();
     count_rows_moved();
     c.history.clear();
     for (const LaunchRecord& l : history_) c.history.push_back({l.k, l.active_before, l.active_after});
@@ -393,6 +408,7 @@ class Run {
   /// Finish: the caller's rows in their order, and the report's totals.
   Report finish() {
     const Region region("eagle::summary");
+    write_owed_steps();
     restore_order();
     count_rows_moved();
     summarise(exec(), launch_.book, report_);
@@ -439,7 +455,8 @@ class Run {
   Kokkos::Timer timer_;
   double seconds_before_ = 0.0;  // by the run a checkpoint resumes
   double last_checkpoint_ = 0.0;
-  std::int64_t active_ = 0;  // samples still to step, unstarted ones included
+  std::int64_t active_ = 0;      // samples still to step, unstarted ones included
+  std::int64_t owed_steps_ = 0;  // by deferred launches to every running row (StepCounts)
   // Rows [0, span) hold every sample still to step; the launch visits `rows`; revival streams the
   // unstarted rows [next_pending, end_pending) into the window [0, in_flight).
   Rows<Mem> rows_;
