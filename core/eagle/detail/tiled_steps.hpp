@@ -11,7 +11,6 @@
 #include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/host_tile.hpp>
-#include <eagle/math.hpp>
 #include <eagle/model.hpp>
 #include <eagle/pack.hpp>
 
@@ -306,16 +305,15 @@ struct TiledSteps {
   /// Writes lane (p, w)'s sample back and empties the lane; returns 1 if the sample still runs.
   std::int64_t retire(Group& g, int p, int w) const {
     const std::int64_t r = g.row[p][w];
-    bool finite = true;
+    Values<T, NS> s;
     for (int f = 0; f < NS; ++f) {
-      const T x = Lane::get(g.s[p][f], w);
-      state[f](r) = x;
-      finite = finite && math::isfinite(x);
+      s[f] = Lane::get(g.s[p][f], w);
+      state[f](r) = s[f];
     }
     const bool running = ((g.exhausted[p] | g.seen[p]) >> w) & 1U;
     std::uint8_t ended = running ? status::running : status::finished;
     if constexpr (W == 1) ended = g.code[p];
-    if (!finite) ended = status::non_finite;
+    ended = check_finite(s, ended);
     const std::int64_t steps = book.steps_taken(r) + Lane::get_count(g.ran[p], w) - g.ran_at[p][w];
     book.steps_taken(r) = steps;
     book.terminated(r) = ended != status::running;
