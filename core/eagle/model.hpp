@@ -18,10 +18,10 @@
 // A step body that is branch-free arithmetic (+ - * /, comparisons, eagle::select) may also say
 //     static constexpr bool lane_packs = true;
 // and return `auto`: the host tile then runs it on SIMD packs of lanes (eagle/pack.hpp). A step
-// that keeps many values live at once (Runge-Kutta stages) may also say
-//     static constexpr int step_registers = 2;
-// the vector registers its temporaries need beyond state, inputs and mask (default 0): the tile
-// then advances fewer packs side by side, so they are not spilled to memory.
+// whose arithmetic is one long dependency chain (Runge-Kutta stages) may also say
+//     static constexpr int packs_in_flight = 3;
+// the packs (1 to 8) the tile advances side by side to hide that chain, measured on the model;
+// by default (0) as many as the vector registers hold beside each pack's state, inputs and mask.
 
 #include <Kokkos_Core.hpp>
 
@@ -63,14 +63,14 @@ inline constexpr bool uses_lane_packs = detail::declares_lane_packs<Model>::valu
 
 namespace detail {
 template <class Model, class = void>
-struct declares_step_registers : std::integral_constant<int, 0> {};
+struct declares_packs_in_flight : std::integral_constant<int, 0> {};
 template <class Model>
-struct declares_step_registers<Model, std::void_t<decltype(Model::step_registers)>>
-    : std::integral_constant<int, Model::step_registers> {};
+struct declares_packs_in_flight<Model, std::void_t<decltype(Model::packs_in_flight)>>
+    : std::integral_constant<int, Model::packs_in_flight> {};
 }  // namespace detail
 
-/// Vector registers the model's step needs beyond its state, inputs and mask.
+/// Packs the host tile advances side by side for this model; 0: as the register file allows.
 template <class Model>
-inline constexpr int step_registers = detail::declares_step_registers<Model>::value;
+inline constexpr int packs_in_flight = detail::declares_packs_in_flight<Model>::value;
 
 }  // namespace eagle

@@ -2,7 +2,8 @@
 // The limit: the best code written by hand for the ISA this file is compiled for, which the tile
 // is measured against. GCC/Clang vector extensions at the target's native width (SSE2 2 doubles,
 // AVX/AVX2 4, AVX-512 8); `vectors` independent vectors in flight per work item, as many as the
-// register file holds beside each vector's state (16 registers on SSE/AVX2, 32 on AVX-512); 32
+// register file holds beside each vector's state (16 registers on SSE/AVX2, 32 on AVX-512) or,
+// for a long dependency chain (Lorenz's RK4), as many as ran fastest; 32
 // steps between looks at which lanes still run; finished lanes masked with blends and refilled
 // with the work item's next samples at the looks; no sample stepped past max_steps.
 // Checked with objdump on the AVX-512 build (-march=native, GCC 12): the step loop is vfmadd/
@@ -176,8 +177,10 @@ inline void limit_oscillator(const Kokkos::View<double*, Kokkos::HostSpace>& x,
              });
 }
 
-/// RK4's temporaries leave room for this many Lorenz vectors in flight.
-inline constexpr int lorenz_limit_vectors = limit_registers / 8;
+/// RK4's stages are one long dependency chain: 3 vectors in flight ran fastest on SSE2 and
+/// AVX-512 (Intel Xeon: 4, as many as AVX-512's registers hold, 1.15x slower; SSE2's 2 1.2x), so
+/// the chain's latency, not the register file, sets the count.
+inline constexpr int lorenz_limit_vectors = 3;
 
 /// The Lorenz batch (state x, y, z, t; input rho), every sample ending at `t_end`.
 inline void limit_lorenz(const Kokkos::View<double*, Kokkos::HostSpace>& x,

@@ -77,11 +77,15 @@ struct TiledSteps {
   static constexpr int NS = ModelTraits<Model>::state_count;
   static constexpr int NI = ModelTraits<Model>::input_count;
   static constexpr int W = Lane::width;
-  /// Packs advanced side by side: as many as the vector registers hold with each pack's state,
-  /// inputs, mask and the step's own temporaries (the step count is kept only in bursts that see
-  /// lanes stop). A step's mask chain (select, compare, mask) is long: more packs in flight hide it,
-  /// until spills cost more (AVX-512, against hand code: 6 oscillator packs, 4 Lorenz).
-  static constexpr int interleave = std::clamp(native_vector_registers / (NS + NI + 1 + step_registers<Model>), 1, 8);
+  static_assert(packs_in_flight<Model> >= 0 && packs_in_flight<Model> <= 8,
+                "eagle: Model::packs_in_flight must be 1 to 8 (or 0: as the vector registers allow)");
+  /// Packs advanced side by side: the model's own count, or as many as the vector registers hold
+  /// with each pack's state, inputs and mask (the step count is kept only in bursts that see lanes
+  /// stop). A step's mask chain (select, compare, mask) is long: more packs in flight hide it,
+  /// until spills cost more (AVX-512, against hand code: 6 oscillator packs).
+  static constexpr int interleave = packs_in_flight<Model> > 0
+                                        ? packs_in_flight<Model>
+                                        : std::clamp(native_vector_registers / (NS + NI + 1), 1, 8);
   static constexpr int group = interleave * W;
   static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
   static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
@@ -202,13 +206,13 @@ struct TiledSteps {
   }
   /// Returns whether any lane stopped; without `counting`, then leaves the group as it was.
   template <bool counting>
-  static bool burst(Group& g, const Model& m, std::int64_t steps) {
+  EAGLE_HOST_FLATTEN static bool burst(Group& g, const Model& m, std::int64_t steps) {
     Packs b;
     for_each_index<interleave>([&](auto p) {
       copy_pack<p>(g, b);
       b.alive[p.value] = Lane::from_bits(g.seen[p.value]);
     });
-    const auto step = [&](auto p) { step_pack<p, counting>(b, m); };
+    const auto step = [&](auto p) EAGLE_HOST_LAMBDA_FORCEINLINE { step_pack<p, counting>(b, m); };
     if (steps == look_every) {
       for (int k = 0; k < look_every; ++k) for_each_index<interleave>(step);
     } else {
