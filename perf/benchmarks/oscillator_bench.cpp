@@ -80,9 +80,13 @@ eagle::Report run_eagle(Arm arm, const Model& model, const Inputs& inputs, Batch
 
 eagle::Report run_arm(Arm arm, Batch& b) {
   switch (arm) {
-    case Arm::naive:
-      eagle::perf::naive_model(Space(), eagle::kernels::OscillatorUntil{dt}, std::array<Plane, 3>{b.x, b.v, b.t},
-                               std::array<Plane, 2>{b.omega, b.ends}, b.done, max_steps);
+    case Arm::naive:  // the model the eagle arms run on this batch
+      if (b.uniform())
+        eagle::perf::naive_model(Space(), eagle::kernels::Oscillator{1.0, dt}, std::array<Plane, 3>{b.x, b.v, b.t},
+                                 std::array<Plane, 1>{b.omega}, b.done, max_steps);
+      else
+        eagle::perf::naive_model(Space(), eagle::kernels::OscillatorUntil{dt}, std::array<Plane, 3>{b.x, b.v, b.t},
+                                 std::array<Plane, 2>{b.omega, b.ends}, b.done, max_steps);
       return {};
     case Arm::limit:
       eagle::perf::limit_oscillator(b.x, b.v, b.t, b.omega, 1.0, b.uniform() ? Plane() : b.ends, dt, max_steps);

@@ -104,6 +104,21 @@ TEST(StepCounts, DeferredLaunchesSettleToTheSerialCounts) {
   EXPECT_EQ(deferred.active_after, written.active_after);
 }
 
+// A launch over every row without a map takes FusedSteps' plain path; the same rows named by an
+// identity map take the general one: both must leave the same rows.
+TEST(StepCounts, PlainLaunchesLeaveWhatGeneralOnesLeave) {
+  std::vector<int> every_row(n);
+  for (int i = 0; i < n; ++i) every_row[static_cast<std::size_t>(i)] = i;
+  const Rows plain = launch_to_the_cap(true, {});
+  const Rows general = launch_to_the_cap(true, every_row);
+  expect_serial_counts(general, std::vector<bool>(n, true));
+  EXPECT_EQ(plain.steps, general.steps);
+  EXPECT_EQ(plain.count, general.count);
+  EXPECT_EQ(plain.terminated, general.terminated);
+  EXPECT_EQ(plain.status, general.status);
+  EXPECT_EQ(plain.active_after, general.active_after);
+}
+
 TEST(StepCounts, OwedStepsGoOnlyToTheRowsTheSlotsName) {
   std::vector<int> odd_rows;
   std::vector<bool> visited(n, false);

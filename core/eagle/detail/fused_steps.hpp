@@ -19,9 +19,10 @@ namespace eagle::detail {
 /// A state that is no longer finite ends its sample, whatever the model said.
 template <class T, std::size_t N>
 KOKKOS_INLINE_FUNCTION std::uint8_t check_finite(const Kokkos::Array<T, N>& s, std::uint8_t code) {
+  static_assert(N > 0, "a model has at least one state field");
   // x * 0 is 0 for every finite x and NaN otherwise: one compare for the whole state.
-  T zeros = T(0);
-  for (std::size_t f = 0; f < N; ++f) zeros += s[f] * T(0);
+  T zeros = s[0] * T(0);
+  for (std::size_t f = 1; f < N; ++f) zeros += s[f] * T(0);
   return zeros == T(0) ? code : status::non_finite;
 }
 
@@ -62,35 +63,51 @@ struct FusedSteps {
   std::int64_t max_steps;
   StepCounts counts;
 
+  bool plain;  ///< no map, no reorder, counts deferred, limit >= 1: see `advance`
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t slot, std::int64_t& active) const {
-    const std::int64_t i = rows.row(slot);
+    if (plain)
+      advance<true>(slot, active);
+    else
+      advance<false>(slot, active);
+  }
+
+  /// One slot's launch. Plain: the usual launch (identity rows, deferred counts, a first step
+  /// always within the limit) without the branches the general one takes per sample for them;
+  /// at K = 1 those were a fifth of a sample-step's instructions.
+  template <bool Plain>
+  KOKKOS_INLINE_FUNCTION void advance(const std::int64_t slot, std::int64_t& active) const {
+    const std::int64_t i = Plain ? slot : rows.row(slot);
     if (book.terminated(i)) return;
-    const std::int64_t budget = counts.deferred ? limit : step_budget(book, i, limit, max_steps);
+    const bool deferred = Plain || counts.deferred;
+    const std::int64_t budget = deferred ? limit : step_budget(book, i, limit, max_steps);
     Values<T, NS> s;
     for (int f = 0; f < NS; ++f) s[f] = state[f](i);
     Values<T, NI> in;
-    const std::int64_t sample = rows.sample(i);
+    const std::int64_t sample = Plain ? i : rows.sample(i);
     for (int f = 0; f < NI; ++f) in[f] = inputs[f](sample);
 
     std::uint8_t code = status::running;
     std::int64_t taken = 0;
-    // One pass of K unrolled steps; only the top rung's launches take more (limit > K).
+    // One pass of K unrolled steps; only the top rung's launches take more (limit > K). A pass
+    // starts below the budget except, outside plain launches, a row's first at its cap.
     do {
       for (int k = 0; k < K; ++k) {
-        if (taken == budget || code != status::running) break;
+        if ((k > 0 || !Plain) && taken == budget) break;
+        if (code != status::running) break;
         code = outcome(model.step(s, static_cast<const Values<T, NI>&>(in)));
         ++taken;
       }
     } while (K == top_rung && taken < budget && code == status::running);
-    code = check_finite(s, code);
 
     for (int f = 0; f < NS; ++f) state[f](i) = s[f];
+    code = check_finite(s, code);   // after the stores: SSE2 then needs no copies of the state
     if (code != status::running) {  // a running sample's flag and status stay as they were
       book.terminated(i) = true;
       book.status(i) = code;
     }
-    if (code != status::running || !counts.deferred) book.steps_taken(i) += counts.owed + taken;
-    if (code == status::running && (counts.deferred || book.steps_taken(i) < max_steps)) ++active;
+    if (code != status::running || !deferred) book.steps_taken(i) += counts.owed + taken;
+    if (code == status::running && (deferred || book.steps_taken(i) < max_steps)) ++active;
   }
 };
 

@@ -61,7 +61,8 @@ struct Launcher {
     }
     with_rung(k, [&](auto rung) {
       constexpr int K = decltype(rung)::value;
-      const FusedSteps<Model, K, Mem> launch{model, state, inputs, book, rows, k, max_steps, counts};
+      const bool plain = rows.map.extent(0) == 0 && rows.origin.extent(0) == 0 && counts.deferred && k >= 1;
+      const FusedSteps<Model, K, Mem> launch{model, state, inputs, book, rows, k, max_steps, counts, plain};
       Kokkos::parallel_reduce(label + "]", Range(exec, 0, rows.count), launch, active);
     });
     return active;
