@@ -78,23 +78,33 @@ eagle::Report run_eagle(Arm arm, const Model& model, const Inputs& inputs, Batch
   }
 }
 
+/// Calls `call(model, input planes...)` with the model every arm but the limit runs on this batch:
+/// the oscillator on uniform batches, the one with a per-sample end time on spread ones.
+template <class Call>
+void with_batch_model(const Batch& b, Call&& call) {
+  if (b.uniform())
+    call(eagle::kernels::Oscillator{1.0, dt}, b.omega);
+  else
+    call(eagle::kernels::OscillatorUntil{dt}, b.omega, b.ends);
+}
+
 eagle::Report run_arm(Arm arm, Batch& b) {
+  eagle::Report report;
   switch (arm) {
-    case Arm::naive:  // the model the eagle arms run on this batch
-      if (b.uniform())
-        eagle::perf::naive_model(Space(), eagle::kernels::Oscillator{1.0, dt}, std::array<Plane, 3>{b.x, b.v, b.t},
-                                 std::array<Plane, 1>{b.omega}, b.done, max_steps);
-      else
-        eagle::perf::naive_model(Space(), eagle::kernels::OscillatorUntil{dt}, std::array<Plane, 3>{b.x, b.v, b.t},
-                                 std::array<Plane, 2>{b.omega, b.ends}, b.done, max_steps);
-      return {};
+    case Arm::naive:
+      with_batch_model(b, [&](const auto& model, const auto&... in) {
+        eagle::perf::naive_model(Space(), model, std::array<Plane, 3>{b.x, b.v, b.t},
+                                 std::array<Plane, sizeof...(in)>{in...}, b.done, max_steps);
+      });
+      break;
     case Arm::limit:
       eagle::perf::limit_oscillator(b.x, b.v, b.t, b.omega, 1.0, b.uniform() ? Plane() : b.ends, dt, max_steps);
-      return {};
+      break;
     default:
-      if (b.uniform()) return run_eagle(arm, eagle::kernels::Oscillator{1.0, dt}, eagle::inputs(b.omega), b);
-      return run_eagle(arm, eagle::kernels::OscillatorUntil{dt}, eagle::inputs(b.omega, b.ends), b);
+      with_batch_model(
+          b, [&](const auto& model, const auto&... in) { report = run_eagle(arm, model, eagle::inputs(in...), b); });
   }
+  return report;
 }
 
 void bench(benchmark::State& st, Arm arm, eagle::kernels::Spread spread) {

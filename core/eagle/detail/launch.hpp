@@ -59,9 +59,9 @@ struct Launcher {
         return active;
       }
     }
+    const bool plain = rows.identity() && counts.deferred && k >= 1;
     with_rung(k, [&](auto rung) {
       constexpr int K = decltype(rung)::value;
-      const bool plain = rows.map.extent(0) == 0 && rows.origin.extent(0) == 0 && counts.deferred && k >= 1;
       const FusedSteps<Model, K, Mem> launch{model, state, inputs, book, rows, k, max_steps, counts, plain};
       Kokkos::parallel_reduce(label + "]", Range(exec, 0, rows.count), launch, active);
     });

@@ -19,6 +19,8 @@ struct Rows {
   Kokkos::View<const RowIndex*, Mem> origin;  ///< row -> caller's sample; empty: the identity
   std::int64_t count = 0;                     ///< slots the launch visits
 
+  /// Slot j is row j and row r the caller's sample r: neither map is in use.
+  bool identity() const { return map.extent(0) == 0 && origin.extent(0) == 0; }
   KOKKOS_INLINE_FUNCTION std::int64_t row(std::int64_t slot) const {
     return map.extent(0) > 0 ? static_cast<std::int64_t>(map(slot)) : slot;
   }
