@@ -98,10 +98,4 @@ inline std::pair<std::int64_t, std::int64_t> tile_range(const Partition& part, c
 /// steps.
 inline constexpr std::int64_t tile_steps_per_launch = 8192;
 
-/// Host tiles: a group of lanes refills lanes whose samples finished once fewer than this fraction
-/// of its lanes still run: 1, at the first look after any stopped (eagle-bench-oscillator's
-/// spread-1000 batch runs faster so than at 0.75). Compaction::off: only when none runs, the plain
-/// group-by-group order.
-inline constexpr double tile_refill_below = 1.0;
-
 }  // namespace eagle

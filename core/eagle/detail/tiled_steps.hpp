@@ -10,7 +10,6 @@
 #include <eagle/detail/fused_steps.hpp>
 #include <eagle/detail/rows.hpp>
 #include <eagle/fields.hpp>
-#include <eagle/host_tile.hpp>
 #include <eagle/model.hpp>
 #include <eagle/pack.hpp>
 
@@ -64,10 +63,11 @@ inline constexpr int tile_look_every = 32;
 /// Tiles of `lanes` slots per work item, each advanced by one group of `interleave` lane packs, up
 /// to `limit` steps per sample per launch (never past a sample's cap); K, the rung of the launch,
 /// fixes the steps between looks (K or tile_look_every, the smaller), a compile-time trip count.
-/// Each lane holds one sample at a time; with `refill`, once fewer than tile_refill_below of the
-/// group's lanes still run, the lanes whose samples stopped are written back and refilled with the
-/// tile's next samples, so SIMD work shrinks with the live samples instead of idling masked lanes
-/// (without: only once none runs).
+/// Each lane holds one sample at a time; with `refill`, at the first look after any lane stopped,
+/// the lanes whose samples stopped are written back and refilled with the tile's next samples, so
+/// SIMD work shrinks with the live samples instead of idling masked lanes (without: only once none
+/// runs). Refilling at the first stop ran eagle-bench-oscillator's spread-1000 batch faster than
+/// waiting for a quarter of the lanes to stop.
 template <class Model, int K, class Mem>
 struct TiledSteps {
   using T = typename ModelTraits<Model>::scalar_type;
@@ -90,8 +90,7 @@ struct TiledSteps {
   static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
   static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   static constexpr int uncounted_after = 4;
-  /// Lanes that must still run before freed lanes are refilled.
-  static constexpr int refill_threshold = std::max(1, static_cast<int>(tile_refill_below* group + 0.999));
+  static constexpr unsigned all_lanes = (1U << W) - 1;
 
   Model model;
   Fields<T, NS, Mem> state;
@@ -117,7 +116,9 @@ struct TiledSteps {
   };
   /// The group's packs and each lane's bookkeeping; per pack, sets of lanes as bits (lane w: bit w),
   /// so a look or a refill never writes a mask lane in memory that the next burst must load whole.
-  /// `clock` counts the group's steps this launch.
+  /// `clock` counts the group's steps this launch. Which lanes run is read from the sets, never
+  /// counted: baseline x86-64 has no popcount instruction (a libgcc call, 3 % of a spread batch's
+  /// instructions).
   struct Group : Lanes {
     unsigned running[interleave] = {};        // lanes stepping after the last burst
     unsigned seen[interleave] = {};           // lanes stepping at the last look
@@ -128,7 +129,6 @@ struct TiledSteps {
     std::int64_t stop[interleave][W] = {};    // the clock at which the lane's step budget ends
     std::int64_t soonest[interleave];         // at most the earliest stop of the pack's stepping lanes
     std::int64_t clock = 0;
-    int live = 0;
     int calm = 0;  // bursts in a row in which no lane stopped
   };
 
@@ -146,13 +146,13 @@ struct TiledSteps {
       g.soonest[p] = never;
     }
     refill_lanes(g, next, last, active);
-    while (g.live > 0) {
+    while (any_running(g)) {
       const std::int64_t first_stop = *std::min_element(g.soonest, g.soonest + interleave);
       const std::int64_t steps = std::min<std::int64_t>(look_every, first_stop - g.clock);
       run_burst(g, m, steps);
       g.clock += steps;
       look(g);
-      if (g.live < (refill ? refill_threshold : 1) && next < last) refill_lanes(g, next, last, active);
+      if (next < last && (refill ? !all_running(g) : !any_running(g))) refill_lanes(g, next, last, active);
     }
     for (int p = 0; p < interleave; ++p) {
       for_each_lane(g.held[p], [&](int w) { active += retire(g, p, w); });
@@ -233,6 +233,17 @@ struct TiledSteps {
     return stopped;
   }
 
+  static bool any_running(const Group& g) {
+    unsigned any = 0;
+    for (int p = 0; p < interleave; ++p) any |= g.seen[p];
+    return any != 0;
+  }
+  static bool all_running(const Group& g) {
+    unsigned all = all_lanes;
+    for (int p = 0; p < interleave; ++p) all &= g.seen[p];
+    return all == all_lanes;
+  }
+
   /// Calls f(w) for each lane w in `lanes`, lowest first.
   template <class F>
   static void for_each_lane(unsigned lanes, F&& f) {
@@ -248,7 +259,7 @@ struct TiledSteps {
     return soonest;
   }
 
-  /// After a burst: the live count follows the lanes that stopped; once the clock reaches a pack's
+  /// After a burst: the running lanes become the seen ones; once the clock reaches a pack's
   /// soonest stop, its lanes out of budget stop stepping (written back as running) and the soonest
   /// stop is made exact (until then it may be a stopped lane's, which only shortens a burst). A
   /// pack whose lanes all ran on costs one test; the others are handled by lane sets.
@@ -265,23 +276,19 @@ struct TiledSteps {
         running &= ~spent;
         g.soonest[p] = earliest_stop(g, p, running);
       }
-      g.live -= __builtin_popcount(g.seen[p]) - __builtin_popcount(running);
       g.seen[p] = running;
     }
   }
 
   /// Writes back every lane whose sample stopped and loads the tile's next samples into the free
-  /// lanes; recounts the live lanes.
+  /// lanes.
   void refill_lanes(Group& g, std::int64_t& next, std::int64_t last, std::int64_t& active) const {
-    constexpr unsigned all_lanes = (1U << W) - 1;
-    g.live = 0;
     for (int p = 0; p < interleave; ++p) {
       for_each_lane(all_lanes & ~g.seen[p], [&](int w) {
         if ((g.held[p] >> w) & 1U) active += retire(g, p, w);
         fill(g, p, w, next, last);
       });
       g.seen[p] = g.held[p];  // every lane holding a sample now steps
-      g.live += __builtin_popcount(g.seen[p]);
     }
   }
 
