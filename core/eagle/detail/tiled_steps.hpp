@@ -148,9 +148,7 @@ struct TiledSteps {
     refill_lanes(g, next, last, active);
     while (any_running(g)) {
       const std::int64_t first_stop = *std::min_element(g.soonest, g.soonest + interleave);
-      const std::int64_t steps = std::min<std::int64_t>(look_every, first_stop - g.clock);
-      run_burst(g, m, steps);
-      g.clock += steps;
+      g.clock += run_burst(g, m, first_stop - g.clock);
       look(g);
       if (next < last && (refill ? !all_running(g) : !any_running(g))) refill_lanes(g, next, last, active);
     }
@@ -187,48 +185,81 @@ struct TiledSteps {
       b.alive[p] = static_cast<Mask>(b.alive[p] & !result);
     }
   }
-  /// Pack p of `from` into `to`, field by field (a whole-struct copy is a memcpy call).
+  /// Pack p's state and inputs from the group into a burst, field by field (a whole-struct copy is
+  /// a memcpy call), with its mask of the lanes stepping.
   template <int p>
-  EAGLE_HOST_FORCEINLINE static void copy_pack(const Lanes& from, Lanes& to) {
-    for_each_index<NS>([&](auto f) { to.s[p][f.value] = from.s[p][f.value]; });
-    for_each_index<NI>([&](auto f) { to.in[p][f.value] = from.in[p][f.value]; });
-    to.ran[p] = from.ran[p], to.code[p] = from.code[p];
+  EAGLE_HOST_FORCEINLINE static void load_pack(const Group& g, Packs& b) {
+    for_each_index<NS>([&](auto f) { b.s[p][f.value] = g.s[p][f.value]; });
+    for_each_index<NI>([&](auto f) { b.in[p][f.value] = g.in[p][f.value]; });
+    b.ran[p] = g.ran[p], b.code[p] = g.code[p];
+    b.alive[p] = Lane::from_bits(g.seen[p]);
   }
-
-  /// `steps` masked steps of every pack, on a local copy of the group's packs; the lanes still
-  /// stepping after them go to `running`. Counting each lane's steps costs an instruction a pack
-  /// a step, one in nine of the oscillator's: after uncounted_after bursts in a row in which no
-  /// lane stopped, bursts run without it, and one in which a lane stops after all runs again from
-  /// the same values, counting (a rerun costs a burst: small groups of spread samples stop often).
-  static void run_burst(Group& g, const Model& m, std::int64_t steps) {
-    if (g.calm >= uncounted_after && !burst<false>(g, m, steps)) return;
-    g.calm = burst<true>(g, m, steps) ? 0 : g.calm + 1;
+  /// Pack p's state back into the group (inputs never change in a burst).
+  template <int p>
+  EAGLE_HOST_FORCEINLINE static void store_state(const Packs& b, Group& g) {
+    for_each_index<NS>([&](auto f) { g.s[p][f.value] = b.s[p][f.value]; });
   }
-  /// Returns whether any lane stopped; without `counting`, then leaves the group as it was.
+  /// `steps` masked steps of every pack.
   template <bool counting>
-  EAGLE_HOST_FLATTEN static bool burst(Group& g, const Model& m, std::int64_t steps) {
-    Packs b;
-    for_each_index<interleave>([&](auto p) {
-      copy_pack<p>(g, b);
-      b.alive[p.value] = Lane::from_bits(g.seen[p.value]);
-    });
+  EAGLE_HOST_FORCEINLINE static void advance(Packs& b, const Model& m, std::int64_t steps) {
     const auto step = [&](auto p) EAGLE_HOST_LAMBDA_FORCEINLINE { step_pack<p, counting>(b, m); };
-    if (steps == look_every) {
+    if (steps == look_every) {  // a compile-time trip count
       for (int k = 0; k < look_every; ++k) for_each_index<interleave>(step);
     } else {
       for (std::int64_t k = 0; k < steps; ++k) for_each_index<interleave>(step);
     }
-    unsigned running[interleave];
+  }
+  /// Whether a lane that stepped at the last look stopped since.
+  static bool any_stopped(const Packs& b, const Group& g) {
     bool stopped = false;
-    for (int p = 0; p < interleave; ++p) {
-      running[p] = Lane::bits(b.alive[p]);
-      stopped = stopped || running[p] != g.seen[p];
+    for (int p = 0; p < interleave; ++p) stopped = stopped || Lane::bits(b.alive[p]) != g.seen[p];
+    return stopped;
+  }
+
+  /// Up to `steps` steps of every pack; returns how many ran. Counting each lane's steps costs an
+  /// instruction a pack a step, one in nine of the oscillator's: after uncounted_after bursts in a
+  /// row in which no lane stopped, the group runs calm segments first, uncounted, and the first in
+  /// which a lane stops runs again from the same values, counting (a rerun costs a segment: small
+  /// groups of spread samples stop often).
+  static std::int64_t run_burst(Group& g, const Model& m, std::int64_t steps) {
+    const std::int64_t calm = g.calm >= uncounted_after ? calm_segments(g, m, steps) : 0;
+    if (calm == steps) return steps;
+    const std::int64_t counted = std::min<std::int64_t>(look_every, steps - calm);
+    g.calm = counted_burst(g, m, counted) ? 0 : g.calm + 1;
+    return calm + counted;
+  }
+  /// Uncounted segments of look_every steps (the last one shorter) while no lane stops; each is
+  /// kept by storing the state, so the packs are loaded once for all (hand code keeps them in
+  /// registers across looks). Returns the steps kept: the group holds the start of the segment
+  /// that saw a lane stop.
+  EAGLE_HOST_FLATTEN static std::int64_t calm_segments(Group& g, const Model& m, std::int64_t steps) {
+    Packs b;
+    for_each_index<interleave>([&](auto p) { load_pack<p>(g, b); });
+    std::int64_t kept = 0;
+    while (kept < steps) {
+      const std::int64_t segment = std::min<std::int64_t>(look_every, steps - kept);
+      advance<false>(b, m, segment);
+      if (any_stopped(b, g)) break;
+      for_each_index<interleave>([&](auto p) { store_state<p>(b, g); });
+      kept += segment;
     }
-    if (!counting && stopped) return true;
+    for (int p = 0; p < interleave; ++p) {
+      Lane::add(g.ran[p], Lane::from_bits(g.seen[p]), kept);  // each stepping lane ran them all
+      g.running[p] = g.seen[p];
+    }
+    return kept;
+  }
+  /// `steps` masked steps of every pack, counting each lane's; the lanes still stepping after them
+  /// go to `running`. Returns whether any lane stopped.
+  EAGLE_HOST_FLATTEN static bool counted_burst(Group& g, const Model& m, std::int64_t steps) {
+    Packs b;
+    for_each_index<interleave>([&](auto p) { load_pack<p>(g, b); });
+    advance<true>(b, m, steps);
+    const bool stopped = any_stopped(b, g);
     for_each_index<interleave>([&](auto p) {
-      if constexpr (!counting) Lane::add(b.ran[p.value], b.alive[p.value], steps);  // each ran them all
-      copy_pack<p>(b, g);
-      g.running[p.value] = running[p.value];
+      store_state<p>(b, g);
+      g.ran[p.value] = b.ran[p.value], g.code[p.value] = b.code[p.value];
+      g.running[p.value] = Lane::bits(b.alive[p.value]);
     });
     return stopped;
   }
