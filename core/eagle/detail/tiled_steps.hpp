@@ -9,6 +9,7 @@
 
 #include <eagle/detail/fused_steps.hpp>
 #include <eagle/detail/rows.hpp>
+#include <eagle/detail/tile_lane.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/model.hpp>
 #include <eagle/pack.hpp>
@@ -22,39 +23,6 @@
 #include <utility>
 
 namespace eagle::detail {
-
-/// What a tile lane holds: a SIMD pack of samples, or one sample.
-template <class Model,
-          bool packs = uses_lane_packs<Model> && (pack_width<typename ModelTraits<Model>::scalar_type> > 1)>
-struct TileLane {
-  using T = typename ModelTraits<Model>::scalar_type;
-  using type = T;
-  using mask = bool;
-  using count = std::int64_t;
-  static constexpr int width = 1;
-  static void add(count& c, bool alive) { c += alive ? 1 : 0; }
-  static void add(count& c, bool alive, std::int64_t n) { c += alive ? n : 0; }
-  static unsigned bits(bool alive) { return alive ? 1U : 0U; }
-  static bool from_bits(unsigned b) { return (b & 1U) != 0; }
-  static void set(T& x, int, T value) { x = value; }
-  static T get(T x, int) { return x; }
-  static std::int64_t get_count(count c, int) { return c; }
-};
-template <class Model>
-struct TileLane<Model, true> {
-  using T = typename ModelTraits<Model>::scalar_type;
-  using type = Pack<T>;
-  using mask = PackMask<T>;
-  using count = PackCount<T>;
-  static constexpr int width = pack_width<T>;
-  static void add(count& c, const mask& alive) { c.add(alive); }
-  static void add(count& c, const mask& alive, std::int64_t n) { c.add(alive, n); }
-  static unsigned bits(const mask& alive) { return eagle::bits(alive); }
-  static mask from_bits(unsigned b) { return mask_from_bits<T>(b); }
-  static void set(type& x, int w, T value) { x.set(w, value); }
-  static T get(const type& x, int w) { return x[w]; }
-  static std::int64_t get_count(const count& c, int w) { return c[w]; }
-};
 
 /// Steps between looks at which lanes still run: a lane that finishes idles (masked) until the next
 /// look, on average half of this.
@@ -145,12 +113,12 @@ struct TiledSteps {
       g.ran[p] = typename Lane::count{};
       g.soonest[p] = never;
     }
-    refill_lanes(g, next, last, active);
-    while (any_running(g)) {
+    Stepping now = refill_lanes(g, next, last, active);
+    while (now.some()) {
       const std::int64_t first_stop = *std::min_element(g.soonest, g.soonest + interleave);
       g.clock += run_burst(g, m, first_stop - g.clock);
-      look(g);
-      if (next < last && (refill ? !all_running(g) : !any_running(g))) refill_lanes(g, next, last, active);
+      now = look(g);
+      if (next < last && (refill ? !now.every() : !now.some())) now = refill_lanes(g, next, last, active);
     }
     for (int p = 0; p < interleave; ++p) {
       for_each_lane(g.held[p], [&](int w) { active += retire(g, p, w); });
@@ -264,16 +232,14 @@ struct TiledSteps {
     return stopped;
   }
 
-  static bool any_running(const Group& g) {
+  /// Which lanes step, folded over the packs' `seen` sets by the look or refill that sets them.
+  struct Stepping {
     unsigned any = 0;
-    for (int p = 0; p < interleave; ++p) any |= g.seen[p];
-    return any != 0;
-  }
-  static bool all_running(const Group& g) {
     unsigned all = all_lanes;
-    for (int p = 0; p < interleave; ++p) all &= g.seen[p];
-    return all == all_lanes;
-  }
+    void add(unsigned lanes) { any |= lanes, all &= lanes; }
+    bool some() const { return any != 0; }
+    bool every() const { return all == all_lanes; }
+  };
 
   /// Calls f(w) for each lane w in `lanes`, lowest first.
   template <class F>
@@ -293,12 +259,13 @@ struct TiledSteps {
   /// After a burst: the running lanes become the seen ones; once the clock reaches a pack's
   /// soonest stop, its lanes out of budget stop stepping (written back as running) and the soonest
   /// stop is made exact (until then it may be a stopped lane's, which only shortens a burst). A
-  /// pack whose lanes all ran on costs one test; the others are handled by lane sets.
-  static void look(Group& g) {
+  /// pack not due costs one test; lanes are handled as sets, never one by one. Returns the fold
+  /// of the new sets.
+  static Stepping look(Group& g) {
+    Stepping now;
     for (int p = 0; p < interleave; ++p) {
       unsigned running = g.running[p];
       const bool due = g.soonest[p] <= g.clock;
-      if (!due && running == g.seen[p]) continue;
       if (due) {
         unsigned spent = 0;
         for (int w = 0; w < W; ++w) spent |= static_cast<unsigned>(g.stop[p][w] <= g.clock) << w;
@@ -308,19 +275,24 @@ struct TiledSteps {
         g.soonest[p] = earliest_stop(g, p, running);
       }
       g.seen[p] = running;
+      now.add(running);
     }
+    return now;
   }
 
   /// Writes back every lane whose sample stopped and loads the tile's next samples into the free
   /// lanes.
-  void refill_lanes(Group& g, std::int64_t& next, std::int64_t last, std::int64_t& active) const {
+  Stepping refill_lanes(Group& g, std::int64_t& next, std::int64_t last, std::int64_t& active) const {
+    Stepping now;
     for (int p = 0; p < interleave; ++p) {
       for_each_lane(all_lanes & ~g.seen[p], [&](int w) {
         if ((g.held[p] >> w) & 1U) active += retire(g, p, w);
         fill(g, p, w, next, last);
       });
       g.seen[p] = g.held[p];  // every lane holding a sample now steps
+      now.add(g.seen[p]);
     }
+    return now;
   }
 
   /// Loads the next slot that may step into empty lane (p, w), or leaves it empty.

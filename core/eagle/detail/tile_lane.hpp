@@ -1,0 +1,46 @@
+#pragma once
+// A lane of the host tile: what one of its packs holds, a SIMD pack of samples (models that
+// declare `lane_packs`, eagle/pack.hpp) or one sample, with the same operations on both, so the
+// tile's code is written once.
+
+#include <eagle/model.hpp>
+#include <eagle/pack.hpp>
+
+#include <cstdint>
+
+namespace eagle::detail {
+
+/// What a tile lane holds: a SIMD pack of samples, or one sample.
+template <class Model,
+          bool packs = uses_lane_packs<Model> && (pack_width<typename ModelTraits<Model>::scalar_type> > 1)>
+struct TileLane {
+  using T = typename ModelTraits<Model>::scalar_type;
+  using type = T;
+  using mask = bool;
+  using count = std::int64_t;
+  static constexpr int width = 1;
+  static void add(count& c, bool alive) { c += alive ? 1 : 0; }
+  static void add(count& c, bool alive, std::int64_t n) { c += alive ? n : 0; }
+  static unsigned bits(bool alive) { return alive ? 1U : 0U; }
+  static bool from_bits(unsigned b) { return (b & 1U) != 0; }
+  static void set(T& x, int, T value) { x = value; }
+  static T get(T x, int) { return x; }
+  static std::int64_t get_count(count c, int) { return c; }
+};
+template <class Model>
+struct TileLane<Model, true> {
+  using T = typename ModelTraits<Model>::scalar_type;
+  using type = Pack<T>;
+  using mask = PackMask<T>;
+  using count = PackCount<T>;
+  static constexpr int width = pack_width<T>;
+  static void add(count& c, const mask& alive) { c.add(alive); }
+  static void add(count& c, const mask& alive, std::int64_t n) { c.add(alive, n); }
+  static unsigned bits(const mask& alive) { return eagle::bits(alive); }
+  static mask from_bits(unsigned b) { return mask_from_bits<T>(b); }
+  static void set(type& x, int w, T value) { x.set(w, value); }
+  static T get(const type& x, int w) { return x[w]; }
+  static std::int64_t get_count(const count& c, int w) { return c[w]; }
+};
+
+}  // namespace eagle::detail
