@@ -19,9 +19,8 @@
 #include <utility>
 #include <vector>
 
-#ifndef EAGLE_GIT_REVISION
-#define EAGLE_GIT_REVISION "unknown"
-#endif
+#include <eagle_git_revision.hpp>  // generated at build time (perf/CMakeLists.txt)
+
 #ifndef EAGLE_PERF_FLAGS
 #define EAGLE_PERF_FLAGS ""
 #endif
