@@ -5,6 +5,9 @@
 
 #include <eagle/detail/atomic_file.hpp>
 #include <eagle/detail/checkpoint_format.hpp>
+#include <eagle/detail/path_lock.hpp>
+
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -23,6 +26,14 @@ struct CheckpointSettings {
   /// Which part of a larger batch this run is ("rank 1 of 2, samples [1500, 3000) of 3000", set by
   /// eagle::mpi); empty for a whole batch. A resume must be for the same part.
   std::string part;
+  /// A signal that asks the run to stop early (0: none), e.g. SIGUSR1 where a batch scheduler sends
+  /// it ahead of the kill (Slurm's --signal=USR1@120): the run finishes its launch, writes a
+  /// checkpoint and returns a report with `interrupted` set. Needs `path`; the cadence may be 0.
+  int on_signal = 0;
+  /// With `on_signal` or `every_seconds`, launches whose K the run picks (steps = auto) are kept
+  /// this short, K cut from the measured time per step, so a signal or the cadence waits at most
+  /// about this long. A fixed K is left as asked.
+  double longest_launch_seconds = 10.0;
 };
 
 /// Writes `c` to `path` atomically (the previous checkpoint kept as path + ".prev"): a crash at any
@@ -31,13 +42,20 @@ inline void write_checkpoint_file(const std::string& path, const Checkpoint& c) 
   detail::write_file_atomically(path, encode_checkpoint(c), "checkpoint");
 }
 
-/// Throws std::runtime_error unless a checkpoint can be written at `path`, so that a bad path is
-/// found before the first launch.
-inline void probe_checkpoint_path(const std::string& path) {
-  if (!detail::can_write_beside(path)) {
-    throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': open: " + std::strerror(errno) +
-                             "; nothing was run");
-  }
+/// Makes `path` this run's to write, before the first launch: throws std::runtime_error when it
+/// names a directory or something else than a file, when another run holds it (its lock file
+/// `path.lock`, kept for the returned lock's life), or when no file can be created beside it.
+[[nodiscard]] inline detail::PathLock claim_checkpoint_path(const std::string& path) {
+  const auto refuse = [&](const std::string& why) {
+    throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': " + why + "; nothing was run");
+  };
+  struct stat found = {};
+  if (!path.empty() && path.back() == '/') refuse("the path ends in '/', it names a directory");
+  if (::stat(path.c_str(), &found) == 0 && !S_ISREG(found.st_mode))
+    refuse(S_ISDIR(found.st_mode) ? "it is a directory" : "it is not a regular file");
+  detail::PathLock lock(path);
+  if (!detail::can_write_beside(path)) refuse(std::string("open: ") + std::strerror(errno));
+  return lock;
 }
 
 /// Reads and checks the checkpoint at `path`.

@@ -15,6 +15,7 @@
 #include <eagle/report.hpp>
 #include <eagle/run.hpp>
 #include <eagle/run_options.hpp>
+#include <eagle/run_stopped.hpp>
 #include <eagle/status.hpp>
 #include <eagle/steps.hpp>
 #include <eagle/version.hpp>

@@ -24,21 +24,50 @@ struct Fields {
   KOKKOS_INLINE_FUNCTION const plane_type& operator[](int f) const { return planes[f]; }
 };
 
+namespace detail {
+
+/// Throws std::invalid_argument unless every plane is contiguous. Planes are unit-stride Views;
+/// a strided one (a column of a LayoutRight matrix) would otherwise abort the process in Kokkos'
+/// layout conversion, where no caller can catch it.
+template <class... Views>
+void require_contiguous(const char* function, const Views&... planes) {
+  int index = 0;
+  const auto check = [&](const auto& plane) {
+    using View = std::decay_t<decltype(plane)>;
+    if constexpr (std::is_same<typename View::array_layout, Kokkos::LayoutStride>::value) {
+      if (plane.stride(0) != 1) {
+        throw std::invalid_argument(std::string(function) + ": plane " + std::to_string(index) + " ('" + plane.label() +
+                                    "') has stride " + std::to_string(plane.stride(0)) +
+                                    "; eagle needs unit-stride planes (rank-1 Views, or LayoutLeft columns): copy "
+                                    "a LayoutRight column into a View of its own");
+      }
+    }
+    ++index;
+  };
+  (check(planes), ...);
+}
+
+}  // namespace detail
+
 /// The mutable state planes of a batch, in the model's field order: `eagle::state(x, v, t)`.
+/// Throws std::invalid_argument for a strided plane.
 template <class View, class... Views>
 auto state(const View& first, const Views&... rest) {
   using T = typename View::non_const_value_type;
   using Mem = typename View::memory_space;
   static_assert(View::rank == 1, "eagle::state: every state plane must be a rank-1 View");
+  detail::require_contiguous("eagle::state", first, rest...);
   return Fields<T, 1 + sizeof...(Views), Mem>{{first, rest...}};
 }
 
 /// The read-only input planes of a batch, in the model's field order: `eagle::inputs(omega)`.
+/// Throws std::invalid_argument for a strided plane.
 template <class View, class... Views>
 auto inputs(const View& first, const Views&... rest) {
   using T = const typename View::non_const_value_type;
   using Mem = typename View::memory_space;
   static_assert(View::rank == 1, "eagle::inputs: every input plane must be a rank-1 View");
+  detail::require_contiguous("eagle::inputs", first, rest...);
   return Fields<T, 1 + sizeof...(Views), Mem>{{first, rest...}};
 }
 

@@ -36,6 +36,9 @@ struct Report {
   /// finished lane until the launch ends; lane_steps - sample_steps is that masked work.
   std::int64_t lane_steps = 0;
   bool capped = false;  ///< the run stopped at max_steps with samples unfinished
+  /// The run stopped early on CheckpointSettings::on_signal, after its checkpoint was written:
+  /// `unfinished` samples are still running, and resuming from the checkpoint continues them.
+  bool interrupted = false;
 
   /// Launch history by the number of steps each launch ran (the cut-short last launch under its
   /// own count).
@@ -70,6 +73,7 @@ struct Report {
     out << steps_setting << ": " << launches << " launches, " << steps
         << " steps, exact_steps=" << (exact_steps ? "true" : "false");
     if (capped) out << ", capped with " << unfinished << " unfinished";
+    if (interrupted) out << ", interrupted with " << unfinished << " unfinished (checkpoint written)";
     if (failed > 0) out << ", " << failed << " failed";
     if (!note.empty()) out << " (" << note << ")";
     return out.str();

@@ -7,6 +7,7 @@
 #include <eagle/detail/launch.hpp>
 #include <eagle/detail/rows.hpp>
 #include <eagle/detail/run_object.hpp>
+#include <eagle/detail/signal_watch.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/model.hpp>
 #include <eagle/report.hpp>
@@ -98,15 +99,26 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   }
   const LoopNest nest = detail::resolve_nest<ExecSpace>(function, deployed.nest);
   const CheckpointSettings& every = options.checkpoint;
-  if (!every.path.empty() && !(every.every_launches > 0 || every.every_seconds > 0.0)) {
+  if (!every.path.empty() && !(every.every_launches > 0 || every.every_seconds > 0.0 || every.on_signal != 0)) {
     throw std::invalid_argument(std::string(function) + ": checkpoint.path is set, but neither every_launches (" +
                                 std::to_string(every.every_launches) + ") nor every_seconds (" +
-                                std::to_string(every.every_seconds) + ") is positive");
+                                std::to_string(every.every_seconds) + ") is positive, nor on_signal set");
   }
-  if (!every.path.empty()) probe_checkpoint_path(every.path);
+  if (every.path.empty() && every.on_signal != 0) {
+    throw std::invalid_argument(std::string(function) + ": checkpoint.on_signal (" + std::to_string(every.on_signal) +
+                                ") needs checkpoint.path: the run stops on it after writing a checkpoint");
+  }
+  if (!(every.longest_launch_seconds > 0.0)) {
+    throw std::invalid_argument(std::string(function) + ": checkpoint.longest_launch_seconds must be positive, got " +
+                                std::to_string(every.longest_launch_seconds));
+  }
   if (options.resume_from.empty()) detail::require_finite(exec, function, "state", state, n);
   detail::require_finite(exec, function, "input", in, n);
-  return detail::Run<ExecSpace, Model, Mem>(exec, deployed, state, in, terminated, max_steps, nest, options).go();
+  const detail::SignalWatch watch(every.on_signal);
+  // Held until the run returns: no other run writes this path meanwhile.
+  const detail::PathLock lock = every.path.empty() ? detail::PathLock() : claim_checkpoint_path(every.path);
+  return detail::Run<ExecSpace, Model, Mem>(exec, deployed, state, in, terminated, max_steps, nest, options, watch)
+      .go();
 }
 
 /// As above, with every sample starting unterminated (a flag plane eagle allocates).

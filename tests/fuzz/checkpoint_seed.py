@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a valid checkpoint payload (format version 2, without header and CRC: the fuzz target
+"""Writes a valid checkpoint payload (format version 3, without header and CRC: the fuzz target
 wraps it) as the first input of checkpoint_fuzz's corpus, so that mutations start from a file
 that reaches the decoder's cross-field checks.   checkpoint_seed.py CORPUS_FOLDER"""
 import os
@@ -17,7 +17,7 @@ def vector(fmt, values):
 
 samples = 3
 payload = b"".join([
-    string("spin"), struct.pack("<Iii", 8, 2, 1), struct.pack("<qq", samples, 100),
+    string("spin"), string("Spin (8 bytes)"), struct.pack("<Iii", 8, 2, 1), struct.pack("<qq", samples, 100),
     string("k=4"), string("tile"), string("rank 1 of 2, samples [3, 6) of 6"),
     struct.pack("<II", 0xDEADBEEF, 0x12345678),
     struct.pack("<Q", 2), struct.pack("<6q", 4, 3, 2, 4, 2, 1),          # history

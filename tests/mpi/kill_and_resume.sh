@@ -15,4 +15,4 @@ if "$mpiexec" -np 2 "$@" "$binary" --gtest_filter=Mpi.DISABLED_JobKilledMidRun -
   exit 1
 fi
 ls "$folder"/run.ckpt.rank0 "$folder"/run.ckpt.rank1 || exit 1
-exec "$mpiexec" -np 2 "$@" "$binary" --gtest_filter=Mpi.DISABLED_JobResumedAfterTheKill --gtest_also_run_disabled_tests
+exec "$mpiexec" -np 2 "$@" "$binary" --gtest_filter=Mpi.DISABLED_JobResumed --gtest_also_run_disabled_tests

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -307,7 +308,35 @@ TEST(Mpi, DISABLED_JobKilledMidRun) {
                       o);
 }
 
-TEST(Mpi, DISABLED_JobResumedAfterTheKill) {
+// The first half of tests/mpi/signal_and_resume.sh: a job a scheduler warns before its end (SIGUSR1
+// to mpirun, which passes it to every rank). Each rank stops after its launch with a checkpoint
+// and reports itself interrupted; the job ends well, and DISABLED_JobResumed continues it.
+TEST(Mpi, DISABLED_JobWarnedBeforeItsEnd) {
+  const char* path = std::getenv("EAGLE_MPI_CHECKPOINT");
+  ASSERT_NE(path, nullptr) << "run by tests/mpi/signal_and_resume.sh only";
+  const HostBatch start = batch(killed_batch);
+  const Partition part = mpi::partition(MPI_COMM_WORLD, killed_batch);
+  const Slice s(start, part);
+  const int rank = mpi::rank_of(MPI_COMM_WORLD);
+  const std::string started = std::string(path) + ".started.rank" + std::to_string(rank);
+  RunOptions o;
+  o.checkpoint.path = path;
+  o.checkpoint.on_signal = SIGUSR1;
+  o.observer = [&](const Progress& p) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (p.launch == 3) std::ofstream(started) << "launching\n";  // the script sends the signal once both are
+  };
+  const mpi::Reports r = mpi::run_until_done(MPI_COMM_WORLD, part, Host(), deploy(Spin{}, 2, LoopNest::per_sample),
+                                             s.state, s.in, max_steps, o);
+  EXPECT_TRUE(r.local.interrupted) << r.local.summary();
+  EXPECT_TRUE(r.global.interrupted);
+  EXPECT_FALSE(r.global.capped);
+  EXPECT_GT(r.global.unfinished, 0);
+  const std::string mine = std::string(path) + ".rank" + std::to_string(rank);
+  EXPECT_EQ(static_cast<std::int64_t>(read_checkpoint_file(mine).history.size()), r.local.launches);
+}
+
+TEST(Mpi, DISABLED_JobResumed) {
   const char* path = std::getenv("EAGLE_MPI_CHECKPOINT");
   ASSERT_NE(path, nullptr) << "run by tests/mpi/kill_and_resume.sh only";
   const HostBatch start = batch(killed_batch);

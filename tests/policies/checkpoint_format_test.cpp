@@ -16,6 +16,7 @@ namespace {
 Checkpoint small() {
   Checkpoint c;
   c.model = "spin";
+  c.model_type = "eagle::test::Spin (8 bytes)";
   c.scalar_bytes = 8;
   c.state_count = 2;
   c.input_count = 1;
@@ -64,6 +65,7 @@ TEST(CheckpointFormat, RoundTripKeepsEveryField) {
   const Checkpoint c = small();
   const Checkpoint d = decode(encode_checkpoint(c));
   EXPECT_EQ(d.model, c.model);
+  EXPECT_EQ(d.model_type, c.model_type);
   EXPECT_EQ(d.scalar_bytes, c.scalar_bytes);
   EXPECT_EQ(d.state_count, c.state_count);
   EXPECT_EQ(d.input_count, c.input_count);
@@ -108,9 +110,9 @@ TEST(CheckpointFormat, EveryFlippedByteIsRefused) {
 
 TEST(CheckpointFormat, OtherVersionsAreNamed) {
   std::vector<unsigned char> b = encode_checkpoint(small());
-  for (const std::uint32_t other : {1u, 3u}) {  // version 1 had no parameters' fingerprint
+  for (const std::uint32_t other : {2u, 4u}) {  // version 2 had no model type
     std::memcpy(b.data() + 8, &other, 4);
-    EXPECT_EQ(refusal(b), "checkpoint format version " + std::to_string(other) + "; this eagle reads version 2");
+    EXPECT_EQ(refusal(b), "checkpoint format version " + std::to_string(other) + "; this eagle reads version 3");
   }
 }
 

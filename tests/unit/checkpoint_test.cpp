@@ -29,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 extern char** environ;
@@ -94,7 +95,11 @@ Report expect_resume_like_uninterrupted(const HostBatch& batch, const std::strin
   return resumed;
 }
 
-TEST(Checkpoint, ResumedAfterAThrowEndsBitIdentical) {
+/// For every flavour: the batch run whole, and run again with `stop` setting how it stops
+/// (checkpoints, observer) and `stopped` running it; that run resumed from its checkpoint must then
+/// end like the whole run, its report noting `resumed_note`.
+template <class Stop, class Stopped>
+void expect_stopped_and_resumed_like_whole(const Stop& stop, const Stopped& stopped, const std::string& resumed_note) {
   const HostBatch batch = the_batch();
   for (const Flavour& f : flavours) {
     SCOPED_TRACE(f.name);
@@ -105,19 +110,30 @@ TEST(Checkpoint, ResumedAfterAThrowEndsBitIdentical) {
     const SpinPlanes cut(batch);
     RunOptions o = options_for(f);
     o.checkpoint.path = path;
-    o.checkpoint.every_launches = 4;
-    o.observer = [](const Progress& p) {
-      if (p.launch == 30) throw std::runtime_error("interrupted");
-    };
-    EXPECT_THROW(cut.run(deployed(), max_steps, o), std::runtime_error);
+    stop(o);
+    stopped(cut, o);
 
     o = options_for(f);
     o.resume_from = path;
     const Report resumed = cut.run(deployed(), max_steps, o);
     EXPECT_EQ(resumed.resumed_from, path);
-    EXPECT_EQ(resumed.note, "resumed after launch 28");
+    EXPECT_EQ(resumed.note, resumed_note);
+    EXPECT_FALSE(resumed.interrupted);
     expect_same_run(cut, resumed, whole, uninterrupted);
   }
+}
+
+TEST(Checkpoint, ResumedAfterAThrowEndsBitIdentical) {
+  const auto stop = [](RunOptions& o) {
+    o.checkpoint.every_launches = 4;
+    o.observer = [](const Progress& p) {
+      if (p.launch == 30) throw std::runtime_error("interrupted");
+    };
+  };
+  const auto stopped = [](const SpinPlanes& cut, const RunOptions& o) {
+    EXPECT_THROW(cut.run(deployed(), max_steps, o), std::runtime_error);
+  };
+  expect_stopped_and_resumed_like_whole(stop, stopped, "resumed after launch 28");
 }
 
 // Kokkos Tools regions seen while `work` runs: each push's name in order, and the deepest and
@@ -183,6 +199,21 @@ TEST(Checkpoint, EachPhaseOfARunIsAKokkosToolsRegion) {
   EXPECT_GT(count(revived, "eagle::revival"), 0);
 }
 
+/// Runs this test binary's `test` in a child process with `variable` set; returns its pid.
+pid_t spawn_child(const std::string& test, const std::string& variable) {
+  std::vector<char*> env;
+  for (char** e = environ; *e != nullptr; ++e) env.push_back(*e);
+  env.push_back(const_cast<char*>(variable.c_str()));
+  env.push_back(nullptr);
+  std::string exe = "/proc/self/exe";
+  std::string filter = "--gtest_filter=Checkpoint." + test;
+  std::string disabled = "--gtest_also_run_disabled_tests";
+  char* argv[] = {exe.data(), filter.data(), disabled.data(), nullptr};
+  pid_t child = 0;
+  EXPECT_EQ(::posix_spawn(&child, exe.c_str(), nullptr, nullptr, argv, env.data()), 0);
+  return child;
+}
+
 // The child half of KilledRunResumesBitIdentical, which runs it in a process of its own (disabled:
 // never run, nor shown as skipped, in a plain run of the suite).
 TEST(Checkpoint, DISABLED_ChildRunsUntilKilled) {
@@ -198,17 +229,7 @@ TEST(Checkpoint, DISABLED_ChildRunsUntilKilled) {
 
 TEST(Checkpoint, KilledRunResumesBitIdentical) {
   const std::string path = scratch_folder() + "/run.ckpt";
-  const std::string variable = "EAGLE_CHECKPOINT_CHILD=" + path;
-  std::vector<char*> env;
-  for (char** e = environ; *e != nullptr; ++e) env.push_back(*e);
-  env.push_back(const_cast<char*>(variable.c_str()));
-  env.push_back(nullptr);
-  std::string exe = "/proc/self/exe";
-  std::string filter = "--gtest_filter=Checkpoint.DISABLED_ChildRunsUntilKilled";
-  std::string disabled = "--gtest_also_run_disabled_tests";
-  char* argv[] = {exe.data(), filter.data(), disabled.data(), nullptr};
-  pid_t child = 0;
-  ASSERT_EQ(::posix_spawn(&child, exe.c_str(), nullptr, nullptr, argv, env.data()), 0);
+  const pid_t child = spawn_child("DISABLED_ChildRunsUntilKilled", "EAGLE_CHECKPOINT_CHILD=" + path);
 
   // Kill it once its checkpoints show ten launches (at 10 ms a launch it needs over a second more).
   std::int64_t seen = 0;
@@ -302,23 +323,31 @@ TEST(Checkpoint, AnotherRunsCheckpointIsRefused) {
   expect_refused<std::invalid_argument>(other, path, "was written for inputs with CRC-32");
 }
 
-TEST(Checkpoint, AnotherModelParameterIsRefusedByName) {
+/// Resuming an interrupted run's checkpoint through `resume` (planes, options) must be refused
+/// with std::invalid_argument saying `message`, the planes untouched.
+template <class Resume>
+void expect_resume_refused(const Resume& resume, const std::string& message) {
   const SpinPlanes planes(the_batch());
   const std::string path = interrupted_run(planes);
   const auto before = bits(planes.state_now());
   RunOptions o = options_for(flavours[1]);
   o.resume_from = path;
   try {
-    planes.run(deploy(Spin{2e-2}, 3), max_steps, o);  // dt 0.02, the checkpoint's run had 0.01
-    ADD_FAILURE() << "resumed with another dt";
+    resume(planes, o);
+    ADD_FAILURE() << "resumed";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("was written for model spin with parameters of CRC-32 " +
-                                         std::to_string(detail::parameters_crc(Spin{})) + ", this run has " +
-                                         std::to_string(detail::parameters_crc(Spin{2e-2}))),
-              std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
   }
   EXPECT_EQ(bits(planes.state_now()), before);
+}
+
+TEST(Checkpoint, AnotherModelParameterIsRefusedByName) {
+  expect_resume_refused(
+      [](const SpinPlanes& planes, const RunOptions& o) {
+        planes.run(deploy(Spin{2e-2}, 3), max_steps, o);  // dt 0.02, the checkpoint's run had 0.01
+      },
+      "was written for model spin with parameters of CRC-32 " + std::to_string(detail::parameters_crc(Spin{})) +
+          ", this run has " + std::to_string(detail::parameters_crc(Spin{2e-2})));
 }
 
 // Padding between members holds whatever the memory held: two equal models fingerprint the same.
@@ -395,7 +424,9 @@ TEST(Checkpoint, AWriteThatFailsMidwayKeepsThePreviousCheckpoint) {
   }
   ::setrlimit(RLIMIT_FSIZE, &unlimited);
   std::signal(SIGXFSZ, handler);
-  EXPECT_EQ(what, "eagle: cannot write checkpoint '" + path + "': write: File too large");
+  EXPECT_EQ(what, "eagle: cannot write checkpoint '" + path +
+                      "': write: File too large; the run stopped after launch 8: every sample's state and "
+                      "terminated flag are as that launch left them, in the caller's order");
   // Eight launches of 3 steps ran; each sample's count says so, in the caller's order.
   const auto counts = planes.state_now()[Spin::count];
   for (std::size_t i = 0; i < counts.size(); ++i) {
@@ -404,6 +435,201 @@ TEST(Checkpoint, AWriteThatFailsMidwayKeepsThePreviousCheckpoint) {
   EXPECT_EQ(read_checkpoint_file(path).history.size(), 4u);
 
   EXPECT_EQ(expect_resume_like_uninterrupted(batch, path).note, "resumed after launch 4");
+}
+
+TEST(Checkpoint, ADirectoryAsThePathIsRefusedBeforeAnyLaunch) {
+  const SpinPlanes planes(the_batch());
+  const auto before = bits(planes.state_now());
+  const std::string folder = scratch_folder();
+  for (const auto& [path, why] : {std::pair<std::string, std::string>{folder, "it is a directory"},
+                                  {folder + "/", "the path ends in '/', it names a directory"}}) {
+    RunOptions o = options_for(flavours[1]);
+    o.checkpoint.path = path;
+    o.checkpoint.every_launches = 50;
+    o.observer = [](const Progress&) { ADD_FAILURE() << "a launch ran"; };
+    try {
+      planes.run(deployed(), max_steps, o);
+      ADD_FAILURE() << "ran with " << path;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "eagle: cannot write checkpoint '" + path + "': " + why + "; nothing was run");
+    }
+  }
+  EXPECT_EQ(bits(planes.state_now()), before);
+}
+
+// Spin's name, parameters and fields, another step body: another model.
+struct SpinBackwards {
+  static constexpr const char* name = "spin";
+  using scalar_type = double;
+  enum State : int { x, v, count, state_count };
+  enum Input : int { length, omega, input_count };
+  double dt = 1e-2;
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION bool step(S& s, const I& in) const {
+    const double a = in[omega] * dt;
+    s[x] = s[x] - a * s[v];
+    s[count] = s[count] + 1.0;
+    return s[count] >= in[length];
+  }
+};
+
+TEST(Checkpoint, AModelOfAnotherTypeUnderTheSameNameIsRefused) {
+  expect_resume_refused(
+      [](const SpinPlanes& planes, const RunOptions& o) {
+        run_until_done(TestSpace(), deploy(SpinBackwards{}, 3), eagle::state(planes.x, planes.v, planes.count),
+                       eagle::inputs(planes.length, planes.omega), planes.terminated, max_steps, o);
+      },
+      "was written for model type eagle::test::Spin (8 bytes), this run has "
+      "eagle::test::(anonymous namespace)::SpinBackwards (8 bytes)");
+}
+
+// The child half of ASecondWriterIsRefusedAndAKilledOneNeverBlocks: holds the path's lock until killed.
+TEST(Checkpoint, DISABLED_ChildHoldsThePath) {
+  const char* path = std::getenv("EAGLE_CHECKPOINT_HOLDER");
+  ASSERT_NE(path, nullptr) << "run by ASecondWriterIsRefusedAndAKilledOneNeverBlocks only";
+  const detail::PathLock held = claim_checkpoint_path(path);
+  std::ofstream(std::string(path) + ".held") << "held\n";
+  std::this_thread::sleep_for(std::chrono::seconds(120));
+}
+
+TEST(Checkpoint, ASecondWriterIsRefusedAndAKilledOneNeverBlocks) {
+  const std::string path = scratch_folder() + "/run.ckpt";
+  const pid_t holder = spawn_child("DISABLED_ChildHoldsThePath", "EAGLE_CHECKPOINT_HOLDER=" + path);
+  for (int wait = 0; wait < 2000 && ::access((path + ".held").c_str(), F_OK) != 0; ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(::access((path + ".held").c_str(), F_OK), 0) << "the holder never took the path";
+
+  const SpinPlanes planes(the_batch());
+  const auto before = bits(planes.state_now());
+  RunOptions o = options_for(flavours[1]);
+  o.checkpoint.path = path;
+  o.checkpoint.every_launches = 4;
+  try {
+    planes.run(deployed(), max_steps, o);
+    ADD_FAILURE() << "a second writer ran";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("another run writes it (pid " + std::to_string(holder) + " on "),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(bits(planes.state_now()), before);
+
+  ::kill(holder, SIGKILL);
+  int status = 0;
+  ::waitpid(holder, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_GT(planes.run(deployed(), max_steps, o).checkpoints_written, 0);  // the lock died with its holder
+  EXPECT_GT(SpinPlanes(the_batch()).run(deployed(), max_steps, o).checkpoints_written, 0);  // a finished run let go
+}
+
+TEST(Checkpoint, AWatchedSignalStopsTheRunWithACheckpointThatResumesBitIdentical) {
+  const auto stop = [](RunOptions& o) {
+    o.checkpoint.on_signal = SIGUSR1;  // no cadence: the signal alone writes
+    o.observer = [](const Progress& p) {
+      if (p.launch == 5) ::raise(SIGUSR1);
+    };
+  };
+  const auto stopped = [](const SpinPlanes& cut, const RunOptions& o) {
+    const Report r = cut.run(deployed(), max_steps, o);
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_FALSE(r.capped);
+    EXPECT_GT(r.unfinished, 0);
+    EXPECT_EQ(r.launches, 5);
+    EXPECT_EQ(r.checkpoints_written, 1);
+    EXPECT_EQ(r.note, "interrupted by signal " + std::to_string(SIGUSR1) + " after launch 5: checkpoint written to " +
+                          o.checkpoint.path);
+    EXPECT_EQ(std::signal(SIGUSR1, SIG_DFL), SIG_DFL) << "the run left its handler behind";
+  };
+  expect_stopped_and_resumed_like_whole(stop, stopped, "resumed after launch 5");
+}
+
+TEST(Checkpoint, ASignalIsAnsweredWithinTheLaunchBoundWhateverKAutoPicks) {
+  // steps = auto on the tile takes every step in one launch; a watched signal bounds launches.
+  const HostBatch batch = the_batch();
+  const auto automatic = deploy(Spin{}, Steps::automatic());
+  const SpinPlanes whole(batch);
+  const Report uninterrupted = whole.run(automatic, max_steps, options_for(flavours[1]));
+
+  const std::string path = scratch_folder() + "/run.ckpt";
+  const SpinPlanes cut(batch);
+  RunOptions o = options_for(flavours[1]);
+  o.checkpoint.path = path;
+  o.checkpoint.on_signal = SIGUSR2;
+  o.checkpoint.longest_launch_seconds = 1e-9;  // a step at most per launch after the first
+  o.observer = [](const Progress&) { std::this_thread::sleep_for(std::chrono::milliseconds(1)); };
+  std::thread scheduler([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ::kill(::getpid(), SIGUSR2);  // to the process, as a batch scheduler sends it
+  });
+  const Report stopped = cut.run(automatic, max_steps, o);
+  scheduler.join();
+  EXPECT_TRUE(stopped.interrupted) << stopped.summary();
+  EXPECT_GT(stopped.launches, 2);
+  EXPECT_LE(stopped.launches_by_k.rbegin()->first, 16);
+
+  o = options_for(flavours[1]);
+  o.resume_from = path;
+  const Report resumed = cut.run(automatic, max_steps, o);
+  EXPECT_EQ(bits(cut.state_now()), bits(whole.state_now()));
+  EXPECT_EQ(cut.terminated_now(), whole.terminated_now());
+  EXPECT_EQ(resumed.sample_steps, uninterrupted.sample_steps);
+  EXPECT_EQ(resumed.finished, uninterrupted.finished);
+}
+
+// Allocations refused while a run goes: the Kokkos Tools allocation hook throws for one label
+// once armed, as a failed allocation of that buffer would.
+std::string refused_label;
+bool refusing = false;
+void refuse_allocation(Kokkos::Tools::SpaceHandle, const char* label, const void*, std::uint64_t) {
+  if (!refusing || refused_label != label) return;
+  refusing = false;
+  throw std::runtime_error("no memory for " + refused_label);
+}
+
+TEST(Checkpoint, AnAllocationRefusedMidRunLeavesTheLastLaunchsRowsInOrder) {
+  const HostBatch batch = the_batch();
+  struct Case {
+    std::string label;
+    Flavour flavour;
+    std::int64_t armed_at;  // the launch after which the allocation is refused (0: from the start)
+  };
+  const std::vector<Case> cases = {{"eagle::active_map", flavours[2], 0},
+                                   {"eagle::swap_from", flavours[1], 0},
+                                   {"eagle::restore", flavours[1], 0},
+                                   {"eagle::host_values", flavours[1], 5}};  // the checkpoint's staging copy
+  Kokkos::Tools::Experimental::set_allocate_data_callback(refuse_allocation);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.label);
+    const SpinPlanes planes(batch);
+    RunOptions o = options_for(c.flavour);
+    o.checkpoint.path = scratch_folder() + "/run.ckpt";
+    o.checkpoint.every_launches = 4;
+    refused_label = c.label;
+    refusing = c.armed_at == 0;
+    o.observer = [&](const Progress& p) {
+      if (p.launch == c.armed_at) refusing = true;
+    };
+    std::int64_t launches = 0;
+    try {
+      planes.run(deployed(), max_steps, o);
+      ADD_FAILURE() << "the run ended well";
+    } catch (const RunStopped& e) {
+      launches = e.launches;
+      EXPECT_NE(std::string(e.what()).find("no memory for " + c.label + "; the run stopped after launch " +
+                                           std::to_string(e.launches) +
+                                           ": every sample's state and terminated flag are as that launch left them"),
+                std::string::npos)
+          << e.what();
+    }
+    refusing = false;
+    ASSERT_GT(launches, c.armed_at);
+    // The same batch stopped by its cap after as many launches of 3 steps: the same rows.
+    const SpinPlanes capped(batch);
+    capped.run(deployed(), 3 * launches, options_for(flavours[0]));
+    EXPECT_EQ(bits(planes.state_now()), bits(capped.state_now()));
+    EXPECT_EQ(planes.terminated_now(), capped.terminated_now());
+  }
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
 }
 
 }  // namespace

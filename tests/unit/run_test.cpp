@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace eagle::test {
@@ -449,6 +450,56 @@ TEST(Run, LaunchesByKKeepKBeyond32Bits) {
                                        state(count), inputs(length), std::int64_t{1} << 40);
   EXPECT_EQ(report.launches_by_k, (std::map<std::int64_t, std::int64_t>{{k, 1}}));
   EXPECT_EQ(report.longest_sample_steps, 3);
+}
+
+TEST_F(BadInput, StridedPlanes) {
+  // Columns of a LayoutRight matrix are strided: refused by name (Kokkos would abort the process).
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> matrix("matrix", 100, 3);
+  const auto column = [&](int c) { return Kokkos::subview(matrix, Kokkos::ALL, c); };
+  expect_rejected([&] { state(column(0), column(1), column(2)); },
+                  "eagle::state: plane 0 ('matrix') has stride 3; eagle needs unit-stride planes");
+  expect_rejected([&] { inputs(batch.omega, column(1)); }, "eagle::inputs: plane 1 ('matrix') has stride 3");
+}
+
+TEST(Run, LayoutLeftColumnsRunAsPlanes) {
+  // A LayoutLeft matrix's columns are unit-stride: a run on them matches one on separate planes.
+  constexpr std::size_t n = 100;
+  OscillatorBatch separate(n);
+  separate.run(16, 2000);
+  Kokkos::View<double**, Kokkos::LayoutLeft, Mem> matrix("matrix", n, 3);
+  const auto column = [&](int c) { return Kokkos::subview(matrix, Kokkos::ALL, c); };
+  Kokkos::deep_copy(column(0), 1.0);
+  run_until_done(TestSpace(), deploy(Oscillator{1.0, 1e-3}, 16), state(column(0), column(1), column(2)),
+                 inputs(separate.omega), 2000);
+  const Kokkos::View<double*, Kokkos::LayoutLeft, Mem> x = column(0), v = column(1);
+  EXPECT_EQ(bits({to_host(x), to_host(v)}), bits({to_host(separate.x), to_host(separate.v)}));
+}
+
+// Counters of steps asked for (K times the samples a launch holds) stop at INT64_MAX where a cap of
+// INT64_MAX lets a launch ask for that many steps; the sanitizer flavour checks the arithmetic.
+TEST(Run, CountersOfStepsAskedForSaturate) {
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::pair<Deployed<Oscillator>, RunOptions>> arms = {
+      {deploy(Oscillator{1.0, 1e-3}, std::numeric_limits<long long>::max(), LoopNest::per_sample), {}},
+      {deploy(Oscillator{1.0, 1e-3}, Steps::automatic(), LoopNest::per_sample), {}}};
+  arms[1].second.launch_costs = LaunchCosts{};  // the masked-work budget alone: one launch of every step
+  for (const auto& [deployed, options] : arms) {
+    for (std::size_t n : {std::size_t{1000}, std::size_t{2}}) {
+      OscillatorBatch batch(n);
+      const Report r =
+          run_until_done(TestSpace(), deployed, state(batch.x, batch.v, batch.t), inputs(batch.omega), most, options);
+      SCOPED_TRACE(r.summary());
+      EXPECT_EQ(r.finished, static_cast<std::int64_t>(n));
+      EXPECT_EQ(r.longest_sample_steps, 1000);
+      EXPECT_EQ(r.sample_steps, 1000 * static_cast<std::int64_t>(n));
+      EXPECT_GE(r.lane_steps, r.sample_steps);
+      EXPECT_GE(r.steps, r.longest_sample_steps);
+      if (r.launches == 1) {
+        EXPECT_EQ(r.steps, most);
+        EXPECT_EQ(r.lane_steps, most);
+      }
+    }
+  }
 }
 
 }  // namespace

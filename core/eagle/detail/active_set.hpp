@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace eagle::detail {
 
@@ -200,16 +201,24 @@ Kokkos::View<RowIndex*, Mem> identity_rows(const ExecSpace& exec, std::int64_t n
   return origin;
 }
 
-/// Puts every row of `plane` back at its caller's sample index, through one scratch plane.
-template <class ExecSpace, class V, class Mem>
+/// A plane any of a row's fields fits in (state of scalar type T, flags, codes, step counts).
+template <class T, class Mem>
+using RestoreScratch = Kokkos::View<std::conditional_t<(sizeof(T) > sizeof(std::int64_t)), T, std::int64_t>*, Mem>;
+
+/// Puts every row of `plane` back at its caller's sample index, through `scratch` (at least as
+/// many rows): nothing allocated, so the way back cannot fail for want of memory.
+template <class ExecSpace, class V, class Mem, class Scratch>
 void restore_plane(const ExecSpace& exec, const Kokkos::View<V*, Mem>& plane,
-                   const Kokkos::View<const RowIndex*, Mem>& origin) {
-  const Kokkos::View<V*, Mem> scratch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::restore"),
-                                      plane.extent(0));
+                   const Kokkos::View<const RowIndex*, Mem>& origin, const Scratch& scratch) {
+  static_assert(
+      sizeof(V) <= sizeof(typename Scratch::value_type) && alignof(V) <= alignof(typename Scratch::value_type),
+      "eagle: the restore scratch holds any field of a row");
+  const Kokkos::View<V*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>> moved(reinterpret_cast<V*>(scratch.data()),
+                                                                             plane.extent(0));
   Kokkos::parallel_for(
       "eagle::restore", IndexRange<ExecSpace>(exec, 0, plane.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t r) { scratch(origin(r)) = plane(r); });
-  Kokkos::deep_copy(exec, plane, scratch);
+      KOKKOS_LAMBDA(const std::int64_t r) { moved(origin(r)) = plane(r); });
+  Kokkos::deep_copy(exec, plane, moved);
 }
 
 }  // namespace eagle::detail

@@ -29,12 +29,16 @@ struct CheckpointError : std::runtime_error {
 
 /// A run between two launches: enough to continue it bit for bit.
 struct Checkpoint {
-  /// 2: the model's parameters fingerprinted (parameters_crc), the part of a batch named (MPI ranks),
-  /// every field checked against the others.
-  static constexpr std::uint32_t format_version = 2;
+  /// 3: the model's C++ type beside its name (model_type). 2: the model's parameters fingerprinted
+  /// (parameters_crc), the part of a batch named (MPI ranks), every field checked against the others.
+  static constexpr std::uint32_t format_version = 3;
 
   // Which run this is: a resume must match every field.
   std::string model;
+  /// The model's C++ type as the compiler names it, and its size in bytes ("ns::Pendulum (24
+  /// bytes)"): another step body under the same `name` is another type. A step body edited and
+  /// recompiled under the same type name cannot be told apart from the file.
+  std::string model_type;
   std::uint32_t scalar_bytes = 0;
   std::int32_t state_count = 0;
   std::int32_t input_count = 0;
@@ -136,6 +140,7 @@ class ByteReader {
 template <class C, class Visit>
 void visit_fields(C& c, Visit&& visit) {
   visit("model", c.model);
+  visit("model type", c.model_type);
   visit("scalar bytes", c.scalar_bytes);
   visit("state count", c.state_count);
   visit("input count", c.input_count);

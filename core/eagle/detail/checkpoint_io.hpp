@@ -7,11 +7,17 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
+
+#if __has_include(<cxxabi.h>)
+#include <cxxabi.h>
+#endif
 
 namespace eagle::detail {
 
@@ -65,6 +71,21 @@ std::uint32_t parameters_crc(const Model& model) {
   return crc32(bytes, sizeof(Model));
 }
 
+/// The model's C++ type as the compiler names it (demangled where the ABI allows), and its size:
+/// what tells apart two models that share a `name`.
+template <class Model>
+std::string model_type_of() {
+  const char* mangled = typeid(Model).name();
+  std::string type = mangled;
+#if __has_include(<cxxabi.h>)
+  int status = 0;
+  char* readable = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  if (status == 0 && readable != nullptr) type = readable;
+  std::free(readable);
+#endif
+  return type + " (" + std::to_string(sizeof(Model)) + " bytes)";
+}
+
 /// Throws unless the checkpoint belongs to this run: same model, shapes, cap, steps and inputs.
 inline void require_same_run(const char* function, const std::string& path, const Checkpoint& found,
                              const Checkpoint& expected) {
@@ -74,6 +95,7 @@ inline void require_same_run(const char* function, const std::string& path, cons
                                 theirs + ", this run has " + ours);
   };
   mismatch("model", found.model, expected.model);
+  mismatch("model type", found.model_type, expected.model_type);
   // The part first: across MPI ranks, another rank count or partition changes the samples too.
   const auto part = [](const std::string& p) { return p.empty() ? std::string("the whole batch") : p; };
   mismatch("part", part(found.part), part(expected.part));

@@ -3,6 +3,7 @@
 // field tables, eagle/report.hpp), and a rank's report grown chunk by chunk under work stealing.
 
 #include <eagle/detail/mpi_calls.hpp>
+#include <eagle/detail/saturating.hpp>
 #include <eagle/report.hpp>
 
 #include <mpi.h>
@@ -52,6 +53,13 @@ std::map<Key, std::int64_t> sum_maps(MPI_Comm comm, const std::map<Key, std::int
   return sum;
 }
 
+/// MPI_SUM of counters, held at INT64_MAX as each rank's own counters are (an MPI_Op function).
+inline void saturating_sum(void* in, void* inout, int* count, MPI_Datatype*) {
+  const auto* add = static_cast<const std::int64_t*>(in);
+  auto* sum = static_cast<std::int64_t*>(inout);
+  for (int i = 0; i < *count; ++i) sum[i] = eagle::detail::saturating_add(sum[i], add[i]);
+}
+
 /// A chunk's report added to the rank's: counts summed, launches and time summed (the rank ran
 /// its chunks one after another), maxima kept; failing samples named by global index.
 inline void add_chunk(Report& rank, const Report& chunk, std::int64_t first_index) {
@@ -65,8 +73,8 @@ inline void add_chunk(Report& rank, const Report& chunk, std::int64_t first_inde
     rank.first_failures = named;
     return;
   }
-  for (auto field : report_fields::summed) rank.*field += chunk.*field;
-  for (auto field : report_fields::sequential) rank.*field += chunk.*field;
+  for (auto field : report_fields::summed) rank.*field = eagle::detail::saturating_add(rank.*field, chunk.*field);
+  for (auto field : report_fields::sequential) rank.*field = eagle::detail::saturating_add(rank.*field, chunk.*field);
   for (auto field : report_fields::largest) rank.*field = std::max(rank.*field, chunk.*field);
   for (const auto& [k, count] : chunk.launches_by_k) rank.launches_by_k[k] += count;
   for (const auto& [code, count] : chunk.failures) rank.failures[code] += count;
@@ -87,12 +95,18 @@ inline Report reduce(MPI_Comm comm, const Report& local, std::int64_t index_offs
     check(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, op, comm), "MPI_Allreduce");
     for (int i = 0; i < count; ++i) g.*fields[i] = values[i];
   };
-  combine(report_fields::summed, MPI_SUM);
+  MPI_Op sum = MPI_OP_NULL;
+  check(MPI_Op_create(detail::saturating_sum, /*commute=*/1, &sum), "MPI_Op_create");
+  combine(report_fields::summed, sum);
+  MPI_Op_free(&sum);
   combine(report_fields::sequential, MPI_MAX);  // ranks run side by side
   combine(report_fields::largest, MPI_MAX);
+  int interrupted = local.interrupted ? 1 : 0;
+  check(MPI_Allreduce(MPI_IN_PLACE, &interrupted, 1, MPI_INT, MPI_LOR, comm), "MPI_Allreduce");
+  g.interrupted = interrupted != 0;
   check(MPI_Allreduce(MPI_IN_PLACE, &g.seconds, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
   g.exact_steps = g.longest_sample_steps == g.steps;
-  g.capped = g.unfinished > 0;
+  g.capped = g.unfinished > 0 && !g.interrupted;
   g.launches_by_k = detail::sum_maps(comm, local.launches_by_k);
   g.failures = {};
   for (const auto& [code, count] :

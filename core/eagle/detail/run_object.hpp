@@ -15,6 +15,8 @@
 #include <eagle/detail/launch.hpp>
 #include <eagle/detail/region.hpp>
 #include <eagle/detail/rows.hpp>
+#include <eagle/detail/saturating.hpp>
+#include <eagle/detail/signal_watch.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/host_caches.hpp>
 #include <eagle/host_tile.hpp>
@@ -22,13 +24,16 @@
 #include <eagle/model.hpp>
 #include <eagle/report.hpp>
 #include <eagle/run_options.hpp>
+#include <eagle/run_stopped.hpp>
 #include <eagle/status.hpp>
 #include <eagle/steps.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -102,9 +107,10 @@ class Run {
  public:
   Run(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
       const Fields<const T, Traits::input_count, Mem>& inputs, const Kokkos::View<bool*, Mem>& terminated,
-      std::int64_t max_steps, LoopNest nest, const RunOptions& options)
+      std::int64_t max_steps, LoopNest nest, const RunOptions& options, const SignalWatch& watch)
       : steps_(deployed.steps),
         options_(options),
+        watch_(watch),
         n_(static_cast<std::int64_t>(state.planes[0].extent(0))),
         launch_{exec, deployed.model, state, inputs, bookkeeping(terminated, n_), nest, 0, max_steps},
         rows_fit_(n_ <= std::numeric_limits<RowIndex>::max()),
@@ -125,8 +131,8 @@ class Run {
         const std::int64_t k = next_k();
         launch_and_record(k);
         if (active_ == 0) break;
-        if (rows_fit_) act_on_finished(history_.back());
-        checkpoint_if_due();
+        between_launches();
+        if (report_.interrupted) break;
       }
     } catch (...) {
       restore_order();
@@ -186,6 +192,7 @@ class Run {
   Checkpoint run_identity() const {
     Checkpoint c;
     c.model = Traits::name();
+    c.model_type = model_type_of<Model>();
     c.scalar_bytes = sizeof(T);
     c.state_count = NS;
     c.input_count = Traits::input_count;
@@ -210,10 +217,9 @@ class Run {
     visit_carried([](auto& member, const auto& saved) { member = saved; });
     visit_planes([&](const auto& plane, const auto& saved) { load_values(exec(), plane, saved); });
     if (!saved_.origin.empty()) {
-      planes_.origin =
-          Kokkos::View<RowIndex*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::origin"), n_);
-      load_values(exec(), planes_.origin, saved_.origin);
-      rows_.origin = planes_.origin;
+      const Kokkos::View<RowIndex*, Mem> origin(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::origin"), n_);
+      load_values(exec(), origin, saved_.origin);
+      hold_origin(origin);
     }
     if (!saved_.map.empty()) {
       const Kokkos::View<RowIndex*, Mem> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::active_map"),
@@ -253,7 +259,22 @@ class Run {
                                 max_steps(), weighed_};
       k = options_.auto_steps.next_k(seen);
     }
+    if (steps_.kind() != Steps::Kind::fixed) k = std::min(k, steps_within_launch_bound());
     return launch_.nest == LoopNest::tile ? std::min(k, launch_.tile_step_limit) : k;
+  }
+
+  /// The most steps a launch the run picks may take while a watched signal or a checkpoint cadence
+  /// waits on it: a short first launch, then as many steps as fit the bound at the last launch's
+  /// time per step (samples only finish, so that time per step does not grow).
+  std::int64_t steps_within_launch_bound() const {
+    const CheckpointSettings& c = options_.checkpoint;
+    if (c.on_signal == 0 && c.every_seconds <= 0.0) return counter_limit;
+    const double bound =
+        c.every_seconds > 0.0 ? std::min(c.longest_launch_seconds, c.every_seconds) : c.longest_launch_seconds;
+    constexpr std::int64_t first_launch_steps = 16;
+    if (history_.empty() || last_launch_seconds_ <= 0.0) return first_launch_steps;
+    const double fit = bound / (last_launch_seconds_ / static_cast<double>(history_.back().k));
+    return fit >= static_cast<double>(counter_limit) ? counter_limit : std::max<std::int64_t>(1, std::llround(fit));
   }
 
   void launch_and_record(std::int64_t k) {
@@ -265,8 +286,9 @@ class Run {
     const Kokkos::Timer launch_timer;
     const std::int64_t after = launch_(rows_, k, rows_fit_ && compacting_, {deferred, owed_steps_});
     if (deferred) owed_steps_ += k;
-    // Timed only where the rule measured its costs: given costs are a model that replays exactly.
-    const double seconds = options_.launch_costs ? 0.0 : launch_timer.seconds();
+    last_launch_seconds_ = launch_timer.seconds();
+    // Taught to the rule only where it measured its costs: given costs are a model that replays exactly.
+    const double seconds = options_.launch_costs ? 0.0 : last_launch_seconds_;
     record({k, active_ - waiting, after, rows_.count, seconds});
     active_ = after + waiting;
     if (options_.observer) {
@@ -286,12 +308,34 @@ class Run {
   void record(const LaunchRecord& l) {
     history_.push_back(l);
     ++report_.launches;
-    report_.steps += l.k;
-    report_.lane_steps += l.active_before * l.k;
+    report_.steps = saturating_add(report_.steps, l.k);
+    report_.lane_steps = saturating_add_product(report_.lane_steps, l.active_before, l.k);
     ++report_.launches_by_k[l.k];
   }
 
-  /// After a launch: stream unstarted samples into freed slots, or drop finished ones as the rule says.
+  /// After a launch that left samples running: finished samples acted on, a checkpoint when due
+  /// or when the watched signal came (the run then stops). A failure of eagle's own here (memory,
+  /// a write) stops the run with every row as the launch left it.
+  void between_launches() {
+    try {
+      if (rows_fit_) act_on_finished(history_.back());
+      if (watch_.seen()) {
+        write_checkpoint();
+        report_.interrupted = true;
+        report_.note = "interrupted by signal " + std::to_string(watch_.signal()) + " after launch " +
+                       std::to_string(report_.launches) + ": checkpoint written to " + options_.checkpoint.path;
+        return;
+      }
+      checkpoint_if_due();
+    } catch (const std::exception& e) {
+      throw RunStopped(std::string(e.what()) + "; the run stopped after launch " + std::to_string(report_.launches) +
+                           ": every sample's state and terminated flag are as that launch left them, in the "
+                           "caller's order",
+                       report_.launches, report_.steps);
+    }
+  }
+
+  /// Stream unstarted samples into freed slots, or drop finished ones as the rule says.
   void act_on_finished(const LaunchRecord& last) {
     if (end_pending_ > next_pending_)
       revive(last);
@@ -413,32 +457,41 @@ class Run {
     count_rows_moved();
     summarise(exec(), launch_.book, report_);
     report_.exact_steps = report_.longest_sample_steps == report_.steps;
-    report_.capped = report_.unfinished > 0;
+    report_.capped = report_.unfinished > 0 && !report_.interrupted;
     report_.seconds = seconds_before_ + timer_.seconds();
     return report_;
   }
 
   /// Before rows first move: the map from each row to the caller's, so they can go back.
   void permute_rows() {
-    if (planes_.origin.extent(0) > 0) return;
-    planes_.origin = identity_rows<ExecSpace, Mem>(exec(), n_);
-    rows_.origin = planes_.origin;
+    if (planes_.origin.extent(0) == 0) hold_origin(identity_rows<ExecSpace, Mem>(exec(), n_));
+  }
+
+  /// Rows out of the caller's order from now on, `origin` naming each row's sample; the scratch
+  /// plane that puts them back is taken now and held: the way back must not need memory it may
+  /// not get.
+  void hold_origin(const Kokkos::View<RowIndex*, Mem>& origin) {
+    restore_scratch_ = RestoreScratch<T, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::restore"), n_);
+    planes_.origin = origin;
+    rows_.origin = origin;
   }
 
   void restore_order() {
     if (planes_.origin.extent(0) == 0) return;
     const Kokkos::View<const RowIndex*, Mem> origin = planes_.origin;
     const Bookkeeping<Mem>& book = launch_.book;
-    for (int f = 0; f < NS; ++f) restore_plane(exec(), launch_.state.planes[f], origin);
-    restore_plane(exec(), book.terminated, origin);
-    restore_plane(exec(), book.status, origin);
-    restore_plane(exec(), book.steps_taken, origin);
-    track_extra_bytes(static_cast<std::int64_t>(sizeof(std::int64_t)) * n_);
+    for (int f = 0; f < NS; ++f) restore_plane(exec(), launch_.state.planes[f], origin, restore_scratch_);
+    restore_plane(exec(), book.terminated, origin, restore_scratch_);
+    restore_plane(exec(), book.status, origin, restore_scratch_);
+    restore_plane(exec(), book.steps_taken, origin, restore_scratch_);
     planes_.origin = {};
+    restore_scratch_ = {};
   }
 
   void track_extra_bytes(std::int64_t transient) {
-    const auto held = buffers_.bytes() + static_cast<std::int64_t>(sizeof(RowIndex) * planes_.origin.extent(0));
+    const auto held =
+        buffers_.bytes() + static_cast<std::int64_t>(sizeof(RowIndex) * planes_.origin.extent(0)) +
+        static_cast<std::int64_t>(restore_scratch_.span() * sizeof(typename RestoreScratch<T, Mem>::value_type));
     report_.extra_bytes_peak = std::max(report_.extra_bytes_peak, held + transient);
   }
 
@@ -446,6 +499,7 @@ class Run {
 
   const Steps steps_;
   const RunOptions& options_;
+  const SignalWatch& watch_;
   const std::int64_t n_;
   Launcher<ExecSpace, Model, Mem> launch_;
   const bool rows_fit_;    // row indices fit in 32 bits: compaction and revival can act
@@ -455,8 +509,9 @@ class Run {
   Kokkos::Timer timer_;
   double seconds_before_ = 0.0;  // by the run a checkpoint resumes
   double last_checkpoint_ = 0.0;
-  std::int64_t active_ = 0;      // samples still to step, unstarted ones included
-  std::int64_t owed_steps_ = 0;  // by deferred launches to every running row (StepCounts)
+  double last_launch_seconds_ = 0.0;  // wall time of the last launch, for the launch bound
+  std::int64_t active_ = 0;           // samples still to step, unstarted ones included
+  std::int64_t owed_steps_ = 0;       // by deferred launches to every running row (StepCounts)
   // Rows [0, span) hold every sample still to step; the launch visits `rows`; revival streams the
   // unstarted rows [next_pending, end_pending) into the window [0, in_flight).
   Rows<Mem> rows_;
@@ -466,8 +521,9 @@ class Run {
   std::int64_t end_pending_ = 0;
   std::vector<LaunchRecord> history_;
   IndexBuffers<Mem> buffers_;
-  std::int64_t rows_moved_before_ = 0;  // by the run a checkpoint resumes; this run's are on the device
-  LaunchCosts weighed_;                 // what steps = auto weighs; a finished lane's idling also weighs on compaction
+  RestoreScratch<T, Mem> restore_scratch_;  // held while rows are out of the caller's order
+  std::int64_t rows_moved_before_ = 0;      // by the run a checkpoint resumes; this run's are on the device
+  LaunchCosts weighed_;  // what steps = auto weighs; a finished lane's idling also weighs on compaction
 };
 
 }  // namespace eagle::detail
