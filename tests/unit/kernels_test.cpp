@@ -19,10 +19,28 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace eagle::test {
+
+/// Each sample i's first draws at step 3 under seed 99 into out(i, ...) on TestSpace: three
+/// uniforms, two normals and an exponential, in the order the test reads them. Out of the test
+/// body: nvcc takes a device lambda only in a function it may name (a test body is private).
+void draw_in_a_kernel(const Kokkos::View<double**, Kokkos::LayoutRight, TestSpace::memory_space>& out) {
+  Kokkos::parallel_for(
+      "eagle::test::streams", Kokkos::RangePolicy<TestSpace>(0, out.extent(0)), KOKKOS_LAMBDA(const int i) {
+        kernels::RandomStream stream(99, static_cast<std::uint64_t>(i), 3);
+        out(i, 0) = stream.uniform();
+        out(i, 1) = stream.uniform();
+        out(i, 2) = stream.normal();
+        out(i, 3) = stream.normal();
+        out(i, 4) = stream.exponential();
+        out(i, 5) = stream.uniform();
+      });
+}
+
 namespace {
 
 using Mem = TestSpace::memory_space;
@@ -286,6 +304,76 @@ TEST(CounterRng, PhiloxKnownAnswers) {
   EXPECT_EQ(ones.word[1], 0x41c83b0eu);
   EXPECT_EQ(ones.word[2], 0xa20bc7c6u);
   EXPECT_EQ(ones.word[3], 0x6d5451fdu);
+}
+
+TEST(CounterRng, OpenUniformsNeverReachTheEnds) {
+  EXPECT_EQ(kernels::uniform_open01(0, 0), std::ldexp(1.0, -53));
+  EXPECT_EQ(kernels::uniform_open01(0xffffffffu, 0xffffffffu), 1.0 - std::ldexp(1.0, -53));
+  EXPECT_LT(kernels::uniform_open01(0xffffffffu, 0xffffffffu), 1.0);
+  EXPECT_TRUE(std::isfinite(-std::log(kernels::uniform_open01(0, 0))));
+}
+
+TEST(CounterRng, AStreamHandsOutBlockAfterBlock) {
+  kernels::RandomStream stream(7, 42, 1000);
+  const kernels::Philox4x32 first = kernels::random_words(7, 42, 1000);
+  std::vector<std::uint32_t> words;
+  for (int i = 0; i < 4 * 300; ++i) words.push_back(stream.word());
+  for (int w = 0; w < 4; ++w) EXPECT_EQ(words[static_cast<std::size_t>(w)], first.word[w]);  // block 0
+  std::vector<std::uint32_t> sorted = words;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end()) << "a word came twice in 1200";
+  kernels::RandomStream again(7, 42, 1000), next_step(7, 42, 1001), next_sample(7, 43, 1000);
+  EXPECT_EQ(again.word(), words[0]);
+  EXPECT_NE(next_step.word(), words[0]);
+  EXPECT_NE(next_sample.word(), words[0]);
+}
+
+/// Kolmogorov-Smirnov: sqrt(n) times the largest gap between the sample's CDF and `cdf`.
+template <class Cdf>
+double ks_statistic(std::vector<double> draws, const Cdf& cdf) {
+  std::sort(draws.begin(), draws.end());
+  const double n = static_cast<double>(draws.size());
+  double gap = 0.0;
+  for (std::size_t i = 0; i < draws.size(); ++i) {
+    const double f = cdf(draws[i]);
+    gap = std::max({gap, f - static_cast<double>(i) / n, static_cast<double>(i + 1) / n - f});
+  }
+  return gap * std::sqrt(n);
+}
+
+TEST(CounterRng, UniformNormalAndExponentialPassKolmogorovSmirnov) {
+  // Draws from many samples' streams at one step, several a stream (normals in pairs), as step
+  // bodies draw them. With a fixed seed the statistics are fixed numbers; 1.63 is the 1 % point.
+  constexpr int samples = 5000, per_sample = 4;
+  std::vector<double> uniform, normal, exponential;
+  for (int i = 0; i < samples; ++i) {
+    kernels::RandomStream stream(2026, static_cast<std::uint64_t>(i), 17);
+    for (int d = 0; d < per_sample; ++d) {
+      uniform.push_back(stream.uniform());
+      normal.push_back(stream.normal());
+      exponential.push_back(stream.exponential(2.0));
+    }
+  }
+  for (double u : uniform) ASSERT_TRUE(u > 0.0 && u < 1.0) << u;
+  EXPECT_LT(ks_statistic(uniform, [](double x) { return x; }), 1.63);
+  EXPECT_LT(ks_statistic(normal, [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }), 1.63);
+  EXPECT_LT(ks_statistic(exponential, [](double x) { return 1.0 - std::exp(-2.0 * x); }), 1.63);
+  // A test that can fail: the normals against a normal of mean 0.05 are refused.
+  EXPECT_GT(ks_statistic(normal, [](double x) { return 0.5 * std::erfc(-(x - 0.05) / std::sqrt(2.0)); }), 1.63);
+}
+
+TEST(CounterRng, StreamsDrawTheSameNumbersOnTheTestSpace) {
+  constexpr int samples = 1000, draws = 6;
+  const Kokkos::View<double**, Kokkos::LayoutRight, TestSpace::memory_space> out("out", samples, draws);
+  draw_in_a_kernel(out);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < samples; ++i) {
+    kernels::RandomStream stream(99, static_cast<std::uint64_t>(i), 3);
+    const double want[draws] = {stream.uniform(), stream.uniform(),     stream.normal(),
+                                stream.normal(),  stream.exponential(), stream.uniform()};
+    for (int d : {0, 1, 5}) ASSERT_EQ(host(i, d), want[d]) << "sample " << i << " draw " << d;  // no maths: exact
+    for (int d : {2, 3, 4}) ASSERT_NEAR(host(i, d), want[d], 1e-14 * std::fabs(want[d]) + 1e-300) << i << " " << d;
+  }
 }
 
 TEST_P(Kernels, FirstPassageIsReproducibleAndHasMeanBSquared) {
