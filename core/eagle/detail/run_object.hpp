@@ -240,7 +240,7 @@ class Run {
     span_ = end_pending_ = active_;
     next_pending_ = rows_.count = options_.in_flight;
     report_.in_flight = options_.in_flight;
-    track_extra_bytes(0);
+    track_extra_bytes();
   }
 
   /// K for the next launch: fixed, the tile's largest, or the auto rule's from the costs it weighs.
@@ -349,7 +349,7 @@ class Run {
                                              next_pending_, end_pending_, max_steps(), buffers_);
     next_pending_ += revived;
     report_.revived += revived;
-    track_extra_bytes(0);
+    track_extra_bytes();
     if (next_pending_ == end_pending_) span_ = rows_.count;  // every sample still to step is in the window
   }
 
@@ -364,12 +364,12 @@ class Run {
       rows_.map =
           active_map(exec(), launch_.book, rows_, last.active_after, max_steps(), buffers_.next_map(last.active_after));
       rows_.count = last.active_after;
-      track_extra_bytes(0);
+      track_extra_bytes();
     } else if (decision.action == CompactionDecision::Action::reorder) {
       permute_rows();
       report_.scanned_slots += span_;
       reorder_rows(exec(), planes_, span_, last.active_after, max_steps(), buffers_);
-      track_extra_bytes(0);
+      track_extra_bytes();
       rows_.map = {};
       span_ = rows_.count = last.active_after;
     }
@@ -488,11 +488,12 @@ class Run {
     restore_scratch_ = {};
   }
 
-  void track_extra_bytes(std::int64_t transient) {
+  /// The most bytes held beyond the planes: index buffers, origin and the restore scratch.
+  void track_extra_bytes() {
     const auto held =
         buffers_.bytes() + static_cast<std::int64_t>(sizeof(RowIndex) * planes_.origin.extent(0)) +
         static_cast<std::int64_t>(restore_scratch_.span() * sizeof(typename RestoreScratch<T, Mem>::value_type));
-    report_.extra_bytes_peak = std::max(report_.extra_bytes_peak, held + transient);
+    report_.extra_bytes_peak = std::max(report_.extra_bytes_peak, held);
   }
 
   void count_rows_moved() { report_.rows_moved = rows_moved_before_ + buffers_.rows_moved(); }
