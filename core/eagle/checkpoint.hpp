@@ -46,9 +46,7 @@ inline void write_checkpoint_file(const std::string& path, const Checkpoint& c) 
 /// names a directory or something else than a file, when another run holds it (its lock file
 /// `path.lock`, kept for the returned lock's life), or when no file can be created beside it.
 [[nodiscard]] inline detail::PathLock claim_checkpoint_path(const std::string& path) {
-  const auto refuse = [&](const std::string& why) {
-    throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': " + why + "; nothing was run");
-  };
+  const auto refuse = [&](const std::string& why) { detail::refuse_checkpoint_path(path, why); };
   struct stat found = {};
   if (!path.empty() && path.back() == '/') refuse("the path ends in '/', it names a directory");
   if (::stat(path.c_str(), &found) == 0 && !S_ISREG(found.st_mode))

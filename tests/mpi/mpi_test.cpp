@@ -290,12 +290,21 @@ TEST(Mpi, ResumeWithAnotherPartitionOrRankCountIsRefusedByName) {
 // must end bit-identical to one process running the whole batch.
 constexpr std::int64_t killed_batch = 3001;
 
-TEST(Mpi, DISABLED_JobKilledMidRun) {
+/// What the scripted jobs share: the checkpoint path their script gives, the batch, this rank's
+/// part of it and that part's planes.
+struct ScriptedJob {
   const char* path = std::getenv("EAGLE_MPI_CHECKPOINT");
+  HostBatch start = batch(killed_batch);
+  Partition part = mpi::partition(MPI_COMM_WORLD, killed_batch);
+  Slice s{start, part};
+};
+
+TEST(Mpi, DISABLED_JobKilledMidRun) {
+  const ScriptedJob job;
+  const char* path = job.path;
   ASSERT_NE(path, nullptr) << "run by tests/mpi/kill_and_resume.sh only";
-  const HostBatch start = batch(killed_batch);
-  const Partition part = mpi::partition(MPI_COMM_WORLD, killed_batch);
-  const Slice s(start, part);
+  const Partition& part = job.part;
+  const Slice& s = job.s;
   const bool victim = mpi::rank_of(MPI_COMM_WORLD) == mpi::size_of(MPI_COMM_WORLD) - 1;
   RunOptions o;
   o.checkpoint.path = path;
@@ -312,11 +321,11 @@ TEST(Mpi, DISABLED_JobKilledMidRun) {
 // to mpirun, which passes it to every rank). Each rank stops after its launch with a checkpoint
 // and reports itself interrupted; the job ends well, and DISABLED_JobResumed continues it.
 TEST(Mpi, DISABLED_JobWarnedBeforeItsEnd) {
-  const char* path = std::getenv("EAGLE_MPI_CHECKPOINT");
+  const ScriptedJob job;
+  const char* path = job.path;
   ASSERT_NE(path, nullptr) << "run by tests/mpi/signal_and_resume.sh only";
-  const HostBatch start = batch(killed_batch);
-  const Partition part = mpi::partition(MPI_COMM_WORLD, killed_batch);
-  const Slice s(start, part);
+  const Partition& part = job.part;
+  const Slice& s = job.s;
   const int rank = mpi::rank_of(MPI_COMM_WORLD);
   const std::string started = std::string(path) + ".started.rank" + std::to_string(rank);
   RunOptions o;
@@ -337,12 +346,12 @@ TEST(Mpi, DISABLED_JobWarnedBeforeItsEnd) {
 }
 
 TEST(Mpi, DISABLED_JobResumed) {
-  const char* path = std::getenv("EAGLE_MPI_CHECKPOINT");
-  ASSERT_NE(path, nullptr) << "run by tests/mpi/kill_and_resume.sh only";
-  const HostBatch start = batch(killed_batch);
-  const Reference ref = reference(start);
-  const Partition part = mpi::partition(MPI_COMM_WORLD, killed_batch);
-  const Slice s(start, part);
+  const ScriptedJob job;
+  ASSERT_NE(job.path, nullptr) << "run by tests/mpi/kill_and_resume.sh or signal_and_resume.sh only";
+  const char* path = job.path;
+  const Reference ref = reference(job.start);
+  const Partition& part = job.part;
+  const Slice& s = job.s;
   RunOptions o;
   o.resume_from = path;
   const mpi::Reports r = mpi::run_until_done(MPI_COMM_WORLD, part, Host(), deploy(Spin{}, 2, LoopNest::per_sample),

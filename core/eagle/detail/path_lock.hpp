@@ -12,6 +12,11 @@
 
 namespace eagle::detail {
 
+/// The refusal of a checkpoint path before the first launch, naming why.
+[[noreturn]] inline void refuse_checkpoint_path(const std::string& path, const std::string& why) {
+  throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': " + why + "; nothing was run");
+}
+
 /// Holds the lock on `path` + ".lock" from construction to destruction (movable, not copyable).
 class PathLock {
  public:
@@ -21,13 +26,13 @@ class PathLock {
   explicit PathLock(const std::string& path) {
     const std::string file = path + ".lock";
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) fail(path, std::string("open: ") + std::strerror(errno));
+    if (fd_ < 0) refuse_checkpoint_path(path, std::string("open: ") + std::strerror(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;
       const std::string holder = read_holder();
       release();
-      if (error != EWOULDBLOCK) fail(path, std::string("flock: ") + std::strerror(error));
-      fail(path, "another run writes it (" + holder + ", lock file " + file + ")");
+      if (error != EWOULDBLOCK) refuse_checkpoint_path(path, std::string("flock: ") + std::strerror(error));
+      refuse_checkpoint_path(path, "another run writes it (" + holder + ", lock file " + file + ")");
     }
     write_holder();
   }
@@ -45,9 +50,6 @@ class PathLock {
   ~PathLock() { release(); }
 
  private:
-  [[noreturn]] static void fail(const std::string& path, const std::string& why) {
-    throw std::runtime_error("eagle: cannot write checkpoint '" + path + "': " + why + "; nothing was run");
-  }
   void release() {
     if (fd_ >= 0) ::close(fd_);  // closing the last descriptor drops the flock
     fd_ = -1;
