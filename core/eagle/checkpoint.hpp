@@ -30,9 +30,9 @@ struct CheckpointSettings {
   /// it ahead of the kill (Slurm's --signal=USR1@120): the run finishes its launch, writes a
   /// checkpoint and returns a report with `interrupted` set. Needs `path`; the cadence may be 0.
   int on_signal = 0;
-  /// With `on_signal` or `every_seconds`, launches whose K the run picks (steps = auto) are kept
-  /// this short, K cut from the measured time per step, so a signal or the cadence waits at most
-  /// about this long. A fixed K is left as asked.
+  /// With a path, launches whose K the run picks (steps = auto) are kept this short (and no longer
+  /// than every_seconds), K cut from the measured time per step after a first launch of 16 steps,
+  /// so a signal or the cadence waits at most about this long. A fixed K is left as asked.
   double longest_launch_seconds = 10.0;
 };
 

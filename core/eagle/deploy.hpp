@@ -15,10 +15,12 @@ struct Deployed {
   LoopNest nest;
 };
 
-/// Binds a model to a steps setting (default: one step per launch) and a loop nest (default: the
-/// tile on host execution spaces, one sample per work item elsewhere).
+/// Binds a model to a steps setting and a loop nest. The defaults are the fastest safe choice on
+/// every space: steps = auto (eagle picks K launch by launch: the host tile runs long launches,
+/// devices weigh measured launch costs) and the space's own nest (the tile on host execution
+/// spaces, one sample per work item elsewhere). `deploy(model, 1)` is the seed's one step a launch.
 template <class Model>
-Deployed<Model> deploy(const Model& model, Steps steps = Steps::fixed(1), LoopNest nest = LoopNest::space_default) {
+Deployed<Model> deploy(const Model& model, Steps steps = Steps::automatic(), LoopNest nest = LoopNest::space_default) {
   static_cast<void>(ModelTraits<Model>{});  // the model's compile-time checks, here at the call
   return {model, steps, nest};
 }

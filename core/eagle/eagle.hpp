@@ -10,6 +10,7 @@
 #include <eagle/host_tile.hpp>
 #include <eagle/ladder.hpp>
 #include <eagle/model.hpp>
+#include <eagle/outcomes.hpp>
 #include <eagle/partition.hpp>
 #include <eagle/progress.hpp>
 #include <eagle/report.hpp>

@@ -14,6 +14,8 @@
 // Per step taken still, for batches whose samples are all shorter than the top rung.
 // On a GPU the capped lanes idle beside running ones in their warp (M near a step); on a host a
 // capped sample's work item just ends (M near 0).
+// The probe is sized for steps of a few nanoseconds; a model whose step costs more gets fewer
+// probe samples, scaled from a first timed launch so the whole probe fits probe_budget_seconds.
 
 #include <eagle/auto_steps.hpp>
 #include <eagle/detail/active_set.hpp>
@@ -61,18 +63,58 @@ Launcher<ExecSpace, Model, Mem> probe_of(const Launcher<ExecSpace, Model, Mem>& 
   return probe;
 }
 
-/// The rows of the run whose samples live longest: one top-rung launch over up to 2^14 of them,
-/// spread over the batch, then those that ran all its steps, or as many steps as any did.
+/// Steps the probe's first n samples have taken.
+template <class ExecSpace, class Mem>
+double probe_steps_taken(const ExecSpace& exec, const Bookkeeping<Mem>& book, std::int64_t n) {
+  std::int64_t sum = 0;
+  const auto steps_taken = book.steps_taken;
+  Kokkos::parallel_reduce(
+      "eagle::probe_steps_taken", IndexRange<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& total) { total += steps_taken(r); }, sum);
+  return static_cast<double>(sum);
+}
+
+/// `count` of the run's rows, evenly spaced over the batch.
+inline std::vector<std::int64_t> spaced_rows(std::int64_t n, std::int64_t count) {
+  std::vector<std::int64_t> spaced(static_cast<std::size_t>(count));
+  for (std::int64_t j = 0; j < count; ++j) spaced[static_cast<std::size_t>(j)] = j * n / count;
+  return spaced;
+}
+
+/// Wall seconds per sample-step of the run's model: a launch of 8 steps over up to 2^11 of its
+/// samples (copies), timed after a launch of one step warmed them up (every copy starts running,
+/// so the warm-up leaves most of them running: the timed launch is divided by the steps it took,
+/// or by the samples it visited if all of them finished).
 template <class ExecSpace, class Model, class Mem>
-Kokkos::View<std::int64_t*, Mem> longest_lived_rows(const Launcher<ExecSpace, Model, Mem>& run) {
+double seconds_per_sample_step(const Launcher<ExecSpace, Model, Mem>& run) {
   const ExecSpace& exec = run.exec;
   const auto n = static_cast<std::int64_t>(run.state.planes[0].extent(0));
-  const std::int64_t tried = std::min<std::int64_t>(n, std::int64_t(1) << 14);
-  std::vector<std::int64_t> spaced(static_cast<std::size_t>(tried));
-  for (std::int64_t j = 0; j < tried; ++j) spaced[static_cast<std::size_t>(j)] = j * n / tried;
-  const Kokkos::View<std::int64_t*, Mem> spaced_rows("eagle::probe_spaced_rows", tried);
-  load_values(exec, spaced_rows, spaced);
-  const Launcher<ExecSpace, Model, Mem> trial = probe_of(run, spaced_rows, tried);
+  const std::int64_t count = std::min<std::int64_t>(n, std::int64_t(1) << 11);
+  const Kokkos::View<std::int64_t*, Mem> rows("eagle::probe_pace_rows", count);
+  load_values(exec, rows, spaced_rows(n, count));
+  const Launcher<ExecSpace, Model, Mem> pace = probe_of(run, rows, count);
+  static_cast<void>(pace({{}, {}, count}, 1, false));
+  const double before = probe_steps_taken(exec, pace.book, count);
+  exec.fence();
+  const Kokkos::Timer timer;
+  static_cast<void>(pace({{}, {}, count}, 8, false));
+  exec.fence();
+  const double seconds = timer.seconds();
+  const double taken = probe_steps_taken(exec, pace.book, count) - before;
+  return seconds / (taken > 0.0 ? taken : static_cast<double>(count));
+}
+
+/// The rows of the run whose samples live longest: one top-rung launch over up to `most` of
+/// them, spread over the batch, then those that ran all its steps, or as many steps as any did.
+template <class ExecSpace, class Model, class Mem>
+Kokkos::View<std::int64_t*, Mem> longest_lived_rows(const Launcher<ExecSpace, Model, Mem>& run, std::int64_t most) {
+  const ExecSpace& exec = run.exec;
+  const auto n = static_cast<std::int64_t>(run.state.planes[0].extent(0));
+  const std::int64_t tried = std::min(n, most);
+  const std::vector<std::int64_t> spaced = spaced_rows(n, tried);
+  const Kokkos::View<std::int64_t*, Mem> spaced_view("eagle::probe_spaced_rows", tried);
+  load_values(exec, spaced_view, spaced);
+  const Launcher<ExecSpace, Model, Mem> trial = probe_of(run, spaced_view, tried);
   static_cast<void>(trial({{}, {}, tried}, top_rung, false));
   const std::vector<std::int64_t> lived = host_values<std::int64_t>(exec, trial.book.steps_taken);
   const std::int64_t longest = *std::max_element(lived.begin(), lived.end());
@@ -102,23 +144,25 @@ void probe_reset(const ExecSpace& exec, const Fields<T, NS, Mem>& state, const F
       });
 }
 
-/// Steps the probe's first n samples have taken.
-template <class ExecSpace, class Mem>
-double probe_steps_taken(const ExecSpace& exec, const Bookkeeping<Mem>& book, std::int64_t n) {
-  std::int64_t sum = 0;
-  const auto steps_taken = book.steps_taken;
-  Kokkos::parallel_reduce(
-      "eagle::probe_steps_taken", IndexRange<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& total) { total += steps_taken(r); }, sum);
-  return static_cast<double>(sum);
-}
-
 /// Samples in the smaller of a rung's two probe sizes (the larger is eight times as many): twice the
 /// space's concurrency at least (a GPU's time is flat below it), and past rung 8 fewer, so every
-/// rung's probe does about the same work.
-inline std::int64_t probe_samples(std::int64_t concurrency, int rung) {
+/// rung's probe does about the same work; `scale` (at most 1) shrinks all but that floor.
+inline std::int64_t probe_samples(std::int64_t concurrency, int rung, double scale) {
   constexpr std::int64_t work = std::int64_t(1) << 17;  // sample-steps of the smaller probe
-  return std::max({2 * concurrency, std::int64_t(1) << 11, work / std::max(rung, 8)});
+  const double wanted = scale * static_cast<double>(std::max(std::int64_t(1) << 11, work / std::max(rung, 8)));
+  return std::max(2 * concurrency, static_cast<std::int64_t>(wanted));
+}
+
+/// What the whole probe may take: a run that asks for `auto` pays it once per process.
+inline constexpr double probe_budget_seconds = 0.2;
+
+/// The scale of probe_samples that fits the probe's launches (three of each of two sizes per rung,
+/// and the half-capped rung 8) into the part of the budget left for them.
+inline double probe_scale(double seconds_per_sample_step, double seconds) {
+  double sample_steps = 0.0;
+  for (int i = 0; i < rung_count; ++i) sample_steps += 27.0 * static_cast<double>(probe_samples(0, 1 << i, 1.0) << i);
+  sample_steps += 27.0 * 4.5 * static_cast<double>(probe_samples(0, 8, 1.0));
+  return std::min(1.0, seconds / (sample_steps * seconds_per_sample_step));
 }
 
 template <class ExecSpace, class Model, class Mem>
@@ -128,9 +172,15 @@ LaunchCosts measure_launch_costs(const Launcher<ExecSpace, Model, Mem>& run) {
   constexpr int NS = ModelTraits<Model>::state_count;
   const ExecSpace& exec = run.exec;
   const auto concurrency = static_cast<std::int64_t>(exec.concurrency());
-  const std::int64_t large = 8 * probe_samples(concurrency, 1);
+  // A quarter of the budget for the trial that picks the samples, the rest for the rungs.
+  const double pace = seconds_per_sample_step(run);
+  const double trial_samples = probe_budget_seconds / 4.0 / (pace * static_cast<double>(top_rung));
+  const auto tried = static_cast<std::int64_t>(
+      std::clamp(trial_samples, 2.0 * static_cast<double>(concurrency), static_cast<double>(std::int64_t(1) << 14)));
+  const double scale = probe_scale(pace, probe_budget_seconds * 0.75);
+  const std::int64_t large = 8 * probe_samples(concurrency, 1, scale);
 
-  Launcher<ExecSpace, Model, Mem> probe = probe_of(run, longest_lived_rows(run), large);
+  Launcher<ExecSpace, Model, Mem> probe = probe_of(run, longest_lived_rows(run, tried), large);
   Fields<T, NS, Mem> start;
   for (int f = 0; f < NS; ++f) {
     start.planes[f] = probe.state.planes[f];
@@ -145,7 +195,7 @@ LaunchCosts measure_launch_costs(const Launcher<ExecSpace, Model, Mem>& run) {
     return [&, k](std::int64_t n) { static_cast<void>(probe({{}, {}, n}, k, false)); };
   };
   const auto full_rung = [&](int rung) {  // a sample's launch on the rung, from its cost per step taken
-    const std::int64_t small = probe_samples(concurrency, rung);
+    const std::int64_t small = probe_samples(concurrency, rung, scale);
     const double seconds_small = best_seconds(exec, small, steps(rung), reset(ProbeStart::running));
     const double steps_small = probe_steps_taken(exec, probe.book, small);
     const double seconds_large = best_seconds(exec, 8 * small, steps(rung), reset(ProbeStart::running));
@@ -155,12 +205,12 @@ LaunchCosts measure_launch_costs(const Launcher<ExecSpace, Model, Mem>& run) {
 
   LaunchCosts c;
   for (int i = 0; i < rung_count; ++i) c.per_sample_seconds[i] = full_rung(1 << i);
-  const std::int64_t small = probe_samples(concurrency, 8);
+  const std::int64_t small = probe_samples(concurrency, 8, scale);
   const double half_capped = slope(exec, small, 8 * small, steps(8), reset(ProbeStart::half_capped));
   c.masked_step_seconds =
       std::max(0.0, (2.0 * half_capped - c.per_sample_seconds[rung_index(8)] - c.per_sample_seconds[0]) / 7.0);
   c.finished_sample_seconds = slope(exec, small, 8 * small, steps(1), reset(ProbeStart::finished));
-  constexpr std::int64_t tiny = 256;
+  const std::int64_t tiny = std::min<std::int64_t>(256, large);
   c.fixed_seconds = std::max(0.0, best_seconds(exec, tiny, steps(1), reset(ProbeStart::running)) -
                                       static_cast<double>(tiny) * c.per_sample_seconds[0]);
   c.measured = true;
@@ -170,7 +220,7 @@ LaunchCosts measure_launch_costs(const Launcher<ExecSpace, Model, Mem>& run) {
 }  // namespace detail
 
 /// The launch costs of `Model` on `ExecSpace` for one sample per work item, measured on first use
-/// and kept for the process (a few milliseconds).
+/// and kept for the process (at most about probe_budget_seconds).
 template <class ExecSpace, class Model, class Mem>
 const LaunchCosts& launch_costs(const detail::Launcher<ExecSpace, Model, Mem>& run) {
   static const LaunchCosts measured = detail::measure_launch_costs(run);

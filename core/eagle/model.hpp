@@ -22,16 +22,32 @@
 //     static constexpr int packs_in_flight = 3;
 // the packs (1 to 8) the tile advances side by side to hide that chain, measured on the model;
 // by default (0) as many as the vector registers hold beside each pack's state, inputs and mask.
+//
+// A step that needs to know where it is (a per-sample random stream keyed by sample and step)
+// takes a third argument:
+//     KOKKOS_INLINE_FUNCTION bool step(S& s, const I& in, const eagle::StepContext& at) const;
+// `at.sample` is the sample's index in the caller's batch (in the whole batch over MPI ranks),
+// `at.step` the step it is taking, 0 for its first: the same on every nest, K, compaction, revival
+// and resume. Such a model runs on the tile's single lanes (a pack of lanes would need a pack of
+// 64-bit indices and step counts beside its state): drop `lane_packs` or the context.
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace eagle {
 
 /// One sample's state or inputs, held in registers while a launch runs its steps.
 template <class T, int N>
 using Values = Kokkos::Array<T, static_cast<std::size_t>(N)>;
+
+/// Where a step is: the sample's index in the caller's batch and the step it takes (0: its first).
+struct StepContext {
+  std::int64_t sample;
+  std::int64_t step;
+};
 
 /// Compile-time facts about a model, checked once so errors read well.
 template <class Model>
@@ -57,9 +73,36 @@ struct declares_lane_packs<Model, std::void_t<decltype(Model::lane_packs)>>
     : std::integral_constant<bool, Model::lane_packs> {};
 }  // namespace detail
 
-/// Whether the model's step body may run on SIMD packs of lanes.
+namespace detail {
+template <class Model, class = void>
+struct reads_context : std::false_type {};
 template <class Model>
-inline constexpr bool uses_lane_packs = detail::declares_lane_packs<Model>::value;
+struct reads_context<
+    Model, std::void_t<decltype(std::declval<const Model&>().step(
+               std::declval<Values<typename Model::scalar_type, static_cast<int>(Model::state_count)>&>(),
+               std::declval<const Values<typename Model::scalar_type, static_cast<int>(Model::input_count)>&>(),
+               std::declval<const StepContext&>()))>> : std::true_type {};
+}  // namespace detail
+
+/// Whether the model's step body takes an eagle::StepContext.
+template <class Model>
+inline constexpr bool takes_context = detail::reads_context<Model>::value;
+
+/// Whether the model's step body may run on SIMD packs of lanes (never with a context).
+template <class Model>
+inline constexpr bool uses_lane_packs = detail::declares_lane_packs<Model>::value && !takes_context<Model>;
+
+namespace detail {
+/// One step of a model, with its context when its step body takes one.
+template <class Model, class S, class I>
+KOKKOS_FORCEINLINE_FUNCTION auto take_step(const Model& model, S& s, const I& in, std::int64_t sample,
+                                           std::int64_t step) {
+  if constexpr (takes_context<Model>)
+    return model.step(s, in, StepContext{sample, step});
+  else
+    return model.step(s, in);
+}
+}  // namespace detail
 
 namespace detail {
 template <class Model, class = void>

@@ -4,7 +4,7 @@
 // policy and tiles, and runs it with run_until_done; the reports are then reduced once.
 //
 // Collectives: none per launch. Every policy eagle has decides from what its own rank saw: K
-// (fixed, the tile's 1024, or auto from the rank's launch history), compaction (the rank's
+// (fixed, or auto: the tile's long launches, or the device rule from the rank's launch history), compaction (the rank's
 // slots) and revival (the rank's window). Only a policy that wanted the same K on every rank
 // would need an allreduce per launch, and none does: ranks' launches are independent.
 // Dynamic balance (run_balanced) moves work with MPI one-sided operations: the owner of the
@@ -83,6 +83,7 @@ Reports run_until_done(MPI_Comm comm, const Partition& part, const ExecSpace& ex
   if (!options.checkpoint.path.empty()) mine.checkpoint.path = detail::rank_path(options.checkpoint.path, rank);
   if (!options.resume_from.empty()) mine.resume_from = detail::rank_path(options.resume_from, rank);
   mine.checkpoint.part = detail::describe_part(part, rank, size_of(comm));
+  mine.first_sample = options.first_sample + part.begin;
   Reports r;
   r.part = part;
   detail::on_every_rank(comm, "eagle::mpi::run_until_done",
@@ -112,6 +113,7 @@ Reports run_balanced(MPI_Comm comm, const Partition& part, const ExecSpace& exec
   detail::require_part("eagle::mpi::run_balanced", state, part);
   const int rank = rank_of(comm), ranks = size_of(comm);
   detail::ChunkPool<T, NS, NI> pool(comm, part, state, inputs, chunk);
+  RunOptions mine = options;
   Reports r;
   r.part = part;
   r.local.samples = 0;
@@ -126,11 +128,13 @@ Reports run_balanced(MPI_Comm comm, const Partition& part, const ExecSpace& exec
         const auto range = std::make_pair(begin, begin + count);
         for (int f = 0; f < NS; ++f) s.planes[f] = Kokkos::subview(state.planes[f], range);
         for (int f = 0; f < NI; ++f) in.planes[f] = Kokkos::subview(inputs.planes[f], range);
-        detail::add_chunk(r.local, eagle::run_until_done(exec, deployed, s, in, max_steps, options), first_index);
+        mine.first_sample = options.first_sample + first_index;
+        detail::add_chunk(r.local, eagle::run_until_done(exec, deployed, s, in, max_steps, mine), first_index);
         continue;
       }
       const auto [s, in] = pool.fetch(owner, begin, count);  // stolen: run here, results back
-      detail::add_chunk(r.local, eagle::run_until_done(exec, deployed, s, in, max_steps, options), first_index);
+      mine.first_sample = options.first_sample + first_index;
+      detail::add_chunk(r.local, eagle::run_until_done(exec, deployed, s, in, max_steps, mine), first_index);
       pool.put_back(owner, begin, count, s);
       ++r.chunks_stolen;
     }

@@ -158,8 +158,9 @@ class ProgressHistory {
   bool latest_is_extra_ = false;
 };
 
-/// An observer that redraws one line on a terminal: launch, K, samples done, elapsed and ETA
-/// ("ETA ? (at most 19 s)" while no sample has finished and the finishing curve is unknown).
+/// An observer that redraws one line on a terminal: launch, K, samples done, elapsed and ETA, an
+/// estimate from the finishing curve ("ETA ? (no sample finished yet)" until it has one: the cap
+/// alone says only how long the run could take).
 /// A run shorter than `quiet_for` seconds prints nothing; after that the line is redrawn at most
 /// every `interval` seconds and ended when the run is done.
 class ProgressLine {
@@ -186,8 +187,7 @@ class ProgressLine {
  private:
   static std::string seconds(double s) { return std::to_string(static_cast<long long>(s + 0.5)) + " s"; }
   static std::string describe(const Eta& eta) {
-    if (eta.known) return seconds(eta.seconds);
-    return eta.at_most < 0.0 ? "?" : "? (at most " + seconds(eta.at_most) + ")";
+    return eta.known ? seconds(eta.seconds) : "? (no sample finished yet)";
   }
   std::string label_;
   std::FILE* out_;

@@ -1,8 +1,11 @@
 #pragma once
 // What a run did, for people and for the policies' tests.
 
+#include <eagle/auto_steps.hpp>
+
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -47,7 +50,9 @@ struct Report {
   std::int64_t tile_lanes = 0;  ///< samples per host tile (tile loop nest only)
   std::int64_t tiles = 0;       ///< host tiles covering the batch
   std::string tile_reason;      ///< how the tile was sized: caches and source, or an override
-  std::string launch_costs;     ///< steps = auto on one sample per work item: the costs it weighed
+  /// steps = auto on one sample per work item: the costs it weighed (describe() prints them). Pass
+  /// them back as RunOptions::launch_costs and the same batch gets the same launches.
+  std::optional<LaunchCosts> launch_costs;
 
   /// Finished samples (eagle/compaction.hpp): the mode, what was done after each launch ("none",
   /// "map", "reorder": how often) and the rule's reasoning the last time each was done.
@@ -64,8 +69,11 @@ struct Report {
   std::int64_t checkpoints_written = 0;  ///< checkpoints this call wrote
   std::string resumed_from;              ///< the checkpoint this call continued, if any
 
-  double seconds = 0.0;  ///< wall time of the launch loop (over every call, when resumed)
-  std::string note;      ///< why the run made no launch, when it made none
+  double seconds = 0.0;  ///< wall time of the launch loop (over every call, when resumed), probes apart
+  /// Wall time this call spent measuring the costs auto and compaction weigh, not in `seconds`:
+  /// once per model, space and process; 0 when given or already measured.
+  double probe_seconds = 0.0;
+  std::string note;  ///< why the run made no launch, when it made none
 
   /// One line in the seed's style: "k=16: 63 launches, 1008 steps, exact_steps=false".
   std::string summary() const {

@@ -10,6 +10,7 @@
 #include <eagle/detail/signal_watch.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/model.hpp>
+#include <eagle/outcomes.hpp>
 #include <eagle/report.hpp>
 #include <eagle/run_options.hpp>
 #include <eagle/steps.hpp>
@@ -30,6 +31,15 @@ template <class X>
 struct NonDeduced {
   using type = X;
 };
+
+/// Throws unless `plane` has `n` samples.
+template <class View>
+void require_samples(const char* function, const char* what, const View& plane, std::int64_t n) {
+  if (static_cast<std::int64_t>(plane.extent(0)) != n) {
+    throw std::invalid_argument(std::string(function) + ": the " + what + " plane has " +
+                                std::to_string(plane.extent(0)) + " samples, expected " + std::to_string(n));
+  }
+}
 
 inline void require_positive_max_steps(const char* function, std::int64_t max_steps) {
   if (max_steps <= 0) {
@@ -53,14 +63,14 @@ LoopNest resolve_nest(const char* function, LoopNest asked) {
 /// Advances every sample until it terminates or has taken `max_steps` steps, on `exec`.
 ///
 /// `state` (eagle::state(...)) is updated in place; `inputs` (eagle::inputs(...) or
-/// eagle::no_inputs) is read; `terminated` holds each sample's flag on entry (samples already
-/// terminated are not stepped) and on exit. Input errors throw std::invalid_argument before
-/// anything is written. Compaction may permute the planes' rows while the run goes; they are back
-/// in the caller's order when it returns or throws.
+/// eagle::no_inputs) is read; `outcomes` (eagle::outcomes(n)) holds each sample's terminated flag
+/// on entry (samples already terminated are not stepped) and its flag, status and steps taken on
+/// exit. Input errors throw std::invalid_argument before anything is written. Compaction may
+/// permute the planes' rows while the run goes; they are back in the caller's order when it
+/// returns or throws.
 template <class ExecSpace, class Model, class T, int NS, class Mem, class Inputs>
 Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
-                      const Inputs& inputs,
-                      const typename detail::NonDeduced<Kokkos::View<bool*, Mem>>::type& terminated,
+                      const Inputs& inputs, const typename detail::NonDeduced<Outcomes<Mem>>::type& outcomes,
                       std::int64_t max_steps, const RunOptions& options = {}) {
   using Traits = ModelTraits<Model>;
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
@@ -79,10 +89,9 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   detail::require_positive_max_steps(function, max_steps);
   detail::check_extents(function, "state", state, n);
   detail::check_extents(function, "input", in, n);
-  if (static_cast<std::int64_t>(terminated.extent(0)) != n) {
-    throw std::invalid_argument(std::string(function) + ": the terminated plane has " +
-                                std::to_string(terminated.extent(0)) + " samples, expected " + std::to_string(n));
-  }
+  detail::require_samples(function, "terminated", outcomes.terminated, n);
+  detail::require_samples(function, "status", outcomes.status, n);
+  detail::require_samples(function, "steps_taken", outcomes.steps_taken, n);
   if (options.in_flight < 0) {
     throw std::invalid_argument(std::string(function) + ": in_flight must be 0 (all) or positive, got " +
                                 std::to_string(options.in_flight));
@@ -112,13 +121,33 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     throw std::invalid_argument(std::string(function) + ": checkpoint.longest_launch_seconds must be positive, got " +
                                 std::to_string(every.longest_launch_seconds));
   }
+  if (!(options.observer_seconds > 0.0)) {
+    throw std::invalid_argument(std::string(function) + ": observer_seconds must be positive, got " +
+                                std::to_string(options.observer_seconds));
+  }
+  if (options.first_sample < 0) {
+    throw std::invalid_argument(std::string(function) + ": first_sample cannot be negative, got " +
+                                std::to_string(options.first_sample));
+  }
   if (options.resume_from.empty()) detail::require_finite(exec, function, "state", state, n);
   detail::require_finite(exec, function, "input", in, n);
   const detail::SignalWatch watch(every.on_signal);
   // Held until the run returns: no other run writes this path meanwhile.
   const detail::PathLock lock = every.path.empty() ? detail::PathLock() : claim_checkpoint_path(every.path);
-  return detail::Run<ExecSpace, Model, Mem>(exec, deployed, state, in, terminated, max_steps, nest, options, watch)
-      .go();
+  return detail::Run<ExecSpace, Model, Mem>(exec, deployed, state, in, outcomes, max_steps, nest, options, watch).go();
+}
+
+/// As above, with only the terminated flags in and out (the run keeps status and steps taken).
+template <class ExecSpace, class Model, class T, int NS, class Mem, class Inputs>
+Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
+                      const Inputs& inputs,
+                      const typename detail::NonDeduced<Kokkos::View<bool*, Mem>>::type& terminated,
+                      std::int64_t max_steps, const RunOptions& options = {}) {
+  const auto n = static_cast<std::int64_t>(terminated.extent(0));
+  const Outcomes<Mem> out{
+      terminated, Kokkos::View<std::uint8_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"), n),
+      Kokkos::View<std::int64_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::steps_taken"), n)};
+  return run_until_done(exec, deployed, state, inputs, out, max_steps, options);
 }
 
 /// As above, with every sample starting unterminated (a flag plane eagle allocates).
@@ -126,8 +155,7 @@ template <class ExecSpace, class Model, class T, int NS, class Mem, class Inputs
           class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
 Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
                       const Inputs& inputs, std::int64_t max_steps, const RunOptions& options = {}) {
-  const Kokkos::View<bool*, Mem> terminated("eagle::terminated", state.planes[0].extent(0));
-  return run_until_done(exec, deployed, state, inputs, terminated, max_steps, options);
+  return run_until_done(exec, deployed, state, inputs, outcomes<Mem>(state.planes[0].extent(0)), max_steps, options);
 }
 
 /// As above, on Kokkos::DefaultExecutionSpace.

@@ -7,9 +7,10 @@ namespace eagle {
 
 /// Status codes of a sample, as kept per sample and counted in the report.
 namespace status {
-inline constexpr std::uint8_t running = 0;     ///< not terminated (the cap stopped it)
+inline constexpr std::uint8_t running = 0;     ///< not terminated, under its cap (a run stopped early)
 inline constexpr std::uint8_t finished = 1;    ///< the model said it is done
 inline constexpr std::uint8_t non_finite = 2;  ///< its state became NaN or infinite
+inline constexpr std::uint8_t capped = 3;      ///< not terminated, stopped by max_steps (set when a run ends)
 /// Models number their own failures from here (e.g. Newton did not converge).
 inline constexpr std::uint8_t first_model_failure = 16;
 }  // namespace status

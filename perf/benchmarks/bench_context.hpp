@@ -1,7 +1,7 @@
 #pragma once
 // What every eagle benchmark records beside its timings, and the ratio table printed after a run.
 
-#include <process/thread_binding.hpp>
+#include <eagle/thread_binding.hpp>
 
 #include <eagle/host_caches.hpp>
 #include <eagle/pack.hpp>

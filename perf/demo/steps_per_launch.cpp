@@ -3,8 +3,8 @@
 // the run used; the seed's figure, launches by K for auto, as SVG and CSV. `eagle-demo --help`
 // lists the options.
 
+#include <eagle/thread_binding.hpp>
 #include <plots/bar_chart.hpp>
-#include <process/thread_binding.hpp>
 
 #include <eagle/eagle.hpp>
 #include <eagle/kernels/oscillator.hpp>
@@ -152,7 +152,7 @@ void demo(const DemoOptions& o) {
   const eagle::Report per_sample =
       run(eagle::deploy(oscillator, eagle::Steps::automatic(), eagle::LoopNest::per_sample), o.n, max_steps);
   print("auto/sample", per_sample);
-  std::printf("  auto/sample weighed these measured costs: %s\n", per_sample.launch_costs.c_str());
+  std::printf("  auto/sample weighed these measured costs: %s\n", describe(*per_sample.launch_costs).c_str());
   const auto verdict = [&](const char* name, const eagle::Report& r) {
     std::printf("  %s: %lld launches against k=16's %lld: %s on launch count\n", name,
                 static_cast<long long>(r.launches), static_cast<long long>(k16.launches),
@@ -181,7 +181,7 @@ int main(int argc, char* argv[]) {
     std::printf("%s", usage);
     return 0;
   }
-  eagle::perf::bind_threads_by_default(argv);
+  eagle::bind_threads_by_default(argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     demo(parse(argc, argv));

@@ -6,8 +6,8 @@
 #include <eagle/simulate/args.hpp>
 #include <eagle/simulate/measure.hpp>
 #include <eagle/simulate/outputs.hpp>
+#include <eagle/thread_binding.hpp>
 #include <plots/bar_chart.hpp>
-#include <process/thread_binding.hpp>
 
 #include <Kokkos_Core.hpp>
 #if defined(EAGLE_SIMULATE_HAS_MPI)
@@ -73,7 +73,7 @@ struct MpiSession {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  eagle::perf::bind_threads_by_default(argv);
+  eagle::bind_threads_by_default(argv);
 #if defined(EAGLE_SIMULATE_HAS_MPI)
   const MpiSession mpi(argc, argv);
   const sim::Collective job = world();

@@ -6,7 +6,7 @@
 
 namespace eagle {
 
-/// The steps-per-launch setting of a deployed model: a fixed K (1 is the default), or automatic.
+/// The steps-per-launch setting of a deployed model: a fixed K, or automatic (the default).
 class Steps {
  public:
   enum class Kind { fixed, automatic };

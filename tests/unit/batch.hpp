@@ -6,9 +6,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace eagle::test {
 
@@ -35,6 +39,14 @@ std::vector<typename View::non_const_value_type> to_host(const View& view) {
   return std::vector<typename View::non_const_value_type>(host.data(), host.data() + host.extent(0));
 }
 
+/// A fresh folder for one test's checkpoint files.
+inline std::string scratch_folder() {
+  std::string pattern =
+      (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) + "/eagle-checkpoint-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
 /// The bit patterns of planes of doubles, so that NaN compares equal to itself.
 inline std::vector<std::vector<std::uint64_t>> bits(const std::vector<std::vector<double>>& planes) {
   std::vector<std::vector<std::uint64_t>> out;
@@ -45,8 +57,10 @@ inline std::vector<std::vector<std::uint64_t>> bits(const std::vector<std::vecto
   return out;
 }
 
-/// The reference: each sample alone, step after step, until it terminates or takes max_steps.
-/// `batch` is advanced in place; returns each sample's step count and status code.
+/// The reference: each sample alone, step after step, until it terminates or takes max_steps
+/// (its context: its index and step number). `batch` is advanced in place; returns each sample's
+/// step count and status code (capped: still running at max_steps; non-finite: a state ended NaN
+/// or infinite, though a run stops such a sample only at the end of its launch).
 struct ReferenceOutcome {
   std::vector<std::int64_t> steps;
   std::vector<std::uint8_t> status;
@@ -65,12 +79,14 @@ ReferenceOutcome reference_run(const Model& model, HostBatch& batch, std::int64_
     for (int f = 0; f < NI; ++f) in[f] = batch.inputs[f][i];
     std::uint8_t code = batch.terminated[i] ? status::finished : status::running;
     while (code == status::running && out.steps[i] < max_steps) {
-      code = detail::outcome(model.step(s, static_cast<const Values<double, NI>&>(in)));
+      code = detail::outcome(detail::take_step(model, s, static_cast<const Values<double, NI>&>(in),
+                                               static_cast<std::int64_t>(i), out.steps[i]));
       ++out.steps[i];
     }
     for (int f = 0; f < NS; ++f) batch.state[f][i] = s[f];
+    code = detail::check_finite(s, code);
     batch.terminated[i] = code != status::running;
-    out.status[i] = code;
+    out.status[i] = code == status::running ? status::capped : code;
   }
   return out;
 }

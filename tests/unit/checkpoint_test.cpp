@@ -43,14 +43,6 @@ namespace {
 
 constexpr std::int64_t max_steps = 400;
 
-/// A fresh folder for one test's checkpoint files.
-std::string scratch_folder() {
-  std::string pattern =
-      (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) + "/eagle-checkpoint-XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return pattern;
-}
-
 HostBatch the_batch() { return spin_batch(kernels::Spread::x100, 3000, 4.0); }
 
 struct Flavour {

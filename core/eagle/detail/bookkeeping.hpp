@@ -2,19 +2,12 @@
 // What eagle keeps per sample beside the caller's planes. Used by the functors, the active set,
 // the cost probes, checkpoints and the run.
 
-#include <Kokkos_Core.hpp>
-
-#include <cstdint>
+#include <eagle/outcomes.hpp>
 
 namespace eagle::detail {
 
-/// Per-sample bookkeeping the launch loop owns: the terminated flag, the status code and the
-/// steps taken.
+/// Per-sample bookkeeping the launch loop owns: the caller's outcome planes, or the run's own.
 template <class Mem>
-struct Bookkeeping {
-  Kokkos::View<bool*, Mem> terminated;
-  Kokkos::View<std::uint8_t*, Mem> status;
-  Kokkos::View<std::int64_t*, Mem> steps_taken;
-};
+using Bookkeeping = Outcomes<Mem>;
 
 }  // namespace eagle::detail

@@ -62,6 +62,7 @@ struct FusedSteps {
   std::int64_t limit;
   std::int64_t max_steps;
   StepCounts counts;
+  std::int64_t first_sample;  ///< added to each sample's index in the context a step may take
 
   bool plain;  ///< no map, no reorder, counts deferred, limit >= 1: see `advance`
 
@@ -87,6 +88,9 @@ struct FusedSteps {
     const std::int64_t sample = Plain ? i : rows.sample(i);
     for (int f = 0; f < NI; ++f) in[f] = inputs[f](sample);
 
+    std::int64_t first_step = 0;  // read only for a step body that takes its context
+    if constexpr (takes_context<Model>) first_step = book.steps_taken(i) + counts.owed;
+
     std::uint8_t code = status::running;
     std::int64_t taken = 0;
     // One pass of K unrolled steps; only the top rung's launches take more (limit > K). A pass
@@ -95,7 +99,8 @@ struct FusedSteps {
       for (int k = 0; k < K; ++k) {
         if ((k > 0 || !Plain) && taken == budget) break;
         if (code != status::running) break;
-        code = outcome(model.step(s, static_cast<const Values<T, NI>&>(in)));
+        code = outcome(
+            take_step(model, s, static_cast<const Values<T, NI>&>(in), first_sample + sample, first_step + taken));
         ++taken;
       }
     } while (K == top_rung && taken < budget && code == status::running);

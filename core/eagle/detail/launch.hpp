@@ -41,6 +41,7 @@ struct Launcher {
   LoopNest nest;            ///< per_sample or tile (resolved)
   std::int64_t tile_lanes;  ///< samples per tile, for the tile nest
   std::int64_t max_steps;
+  std::int64_t first_sample = 0;  ///< the batch's first sample in the caller's whole batch (MPI)
 
   /// Runs up to k steps of every slot that steps on; `refill`: see TiledSteps; `counts`: see
   /// StepCounts (one sample per work item only: the tile keeps every count exact). Returns how
@@ -52,7 +53,8 @@ struct Launcher {
       if (nest == LoopNest::tile) {
         with_rung(k, [&](auto rung) {
           constexpr int K = decltype(rung)::value;
-          const TiledSteps<Model, K, Mem> launch{model, state, inputs, book, rows, tile_lanes, k, max_steps, refill};
+          const TiledSteps<Model, K, Mem> launch{model,      state, inputs,    book,   rows,
+                                                 tile_lanes, k,     max_steps, refill, first_sample};
           Kokkos::parallel_reduce(label + ",tile=" + std::to_string(tile_lanes) + "]",
                                   Range(exec, 0, (rows.count + tile_lanes - 1) / tile_lanes), launch, active);
         });
@@ -62,7 +64,8 @@ struct Launcher {
     const bool plain = rows.identity() && counts.deferred && k >= 1;
     with_rung(k, [&](auto rung) {
       constexpr int K = decltype(rung)::value;
-      const FusedSteps<Model, K, Mem> launch{model, state, inputs, book, rows, k, max_steps, counts, plain};
+      const FusedSteps<Model, K, Mem> launch{model, state,     inputs, book,         rows,
+                                             k,     max_steps, counts, first_sample, plain};
       Kokkos::parallel_reduce(label + "]", Range(exec, 0, rows.count), launch, active);
     });
     return active;

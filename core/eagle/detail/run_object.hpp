@@ -42,20 +42,32 @@
 
 namespace eagle::detail {
 
-/// Samples terminated on entry count as finished, the others start running; returns how many run.
+/// Samples terminated on entry count as finished, the others start running; no sample has taken
+/// a step. Returns how many run.
 template <class ExecSpace, class Mem>
-std::int64_t initialise_status(const ExecSpace& exec, const Kokkos::View<bool*, Mem>& terminated,
-                               const Kokkos::View<std::uint8_t*, Mem>& codes) {
+std::int64_t initialise_status(const ExecSpace& exec, const Bookkeeping<Mem>& book) {
   std::int64_t running = 0;
   Kokkos::parallel_reduce(
       "eagle::initial_status",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, terminated.extent(0)),
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, book.terminated.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) {
-        codes(i) = terminated(i) ? status::finished : status::running;
-        sum += terminated(i) ? 0 : 1;
+        book.status(i) = book.terminated(i) ? status::finished : status::running;
+        book.steps_taken(i) = 0;
+        sum += book.terminated(i) ? 0 : 1;
       },
       running);
   return running;
+}
+
+/// When the run ends: samples still running at their cap are capped.
+template <class ExecSpace, class Mem>
+void mark_capped(const ExecSpace& exec, const Bookkeeping<Mem>& book, std::int64_t max_steps) {
+  Kokkos::parallel_for(
+      "eagle::mark_capped",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, book.status.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        if (book.status(i) == status::running && book.steps_taken(i) >= max_steps) book.status(i) = status::capped;
+      });
 }
 
 /// Fills the report from the per-sample bookkeeping: counts by status, the longest sample and the
@@ -71,7 +83,7 @@ void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& repo
   Kokkos::parallel_reduce(
       "eagle::summary_counts", Range(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r, std::int64_t& f) {
-        r += codes(i) == status::running ? 1 : 0;
+        r += codes(i) == status::running || codes(i) == status::capped ? 1 : 0;
         f += codes(i) == status::finished ? 1 : 0;
       },
       running, finished);
@@ -91,7 +103,7 @@ void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& repo
   const std::vector<std::uint8_t> host_codes = host_values<std::uint8_t>(exec, codes);
   for (std::int64_t i = 0; i < n; ++i) {
     const std::uint8_t code = host_codes[static_cast<std::size_t>(i)];
-    if (code == status::running || code == status::finished) continue;
+    if (code == status::running || code == status::capped || code == status::finished) continue;
     ++report.failures[code];
     if (report.first_failures.size() < Report::failures_named) report.first_failures.push_back({i, code});
   }
@@ -106,13 +118,13 @@ class Run {
 
  public:
   Run(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
-      const Fields<const T, Traits::input_count, Mem>& inputs, const Kokkos::View<bool*, Mem>& terminated,
-      std::int64_t max_steps, LoopNest nest, const RunOptions& options, const SignalWatch& watch)
+      const Fields<const T, Traits::input_count, Mem>& inputs, const Bookkeeping<Mem>& book, std::int64_t max_steps,
+      LoopNest nest, const RunOptions& options, const SignalWatch& watch)
       : steps_(deployed.steps),
         options_(options),
         watch_(watch),
         n_(static_cast<std::int64_t>(state.planes[0].extent(0))),
-        launch_{exec, deployed.model, state, inputs, bookkeeping(terminated, n_), nest, 0, max_steps},
+        launch_{exec, deployed.model, state, inputs, book, nest, 0, max_steps, options.first_sample},
         rows_fit_(n_ <= std::numeric_limits<RowIndex>::max()),
         compacting_(options.compaction != Compaction::off),
         rows_{{}, {}, n_},
@@ -145,12 +157,6 @@ class Run {
   const ExecSpace& exec() const { return launch_.exec; }
   std::int64_t max_steps() const { return launch_.max_steps; }
 
-  static Bookkeeping<Mem> bookkeeping(const Kokkos::View<bool*, Mem>& terminated, std::int64_t n) {
-    return {terminated,
-            Kokkos::View<std::uint8_t*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "eagle::status"), n),
-            Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
-  }
-
   /// Plan: what the report says about the run before it starts, and the host tile's size.
   void plan(const Deployed<Model>& deployed) {
     report_.model = Traits::name();
@@ -178,7 +184,7 @@ class Run {
     if (resuming) {
       resume();
     } else {
-      active_ = initialise_status(exec(), launch_.book.terminated, launch_.book.status);
+      active_ = initialise_status(exec(), launch_.book);
       if (n_ == 0)
         report_.note = "no samples: no launch";
       else if (active_ == 0)
@@ -253,8 +259,8 @@ class Run {
     } else if (launch_.nest == LoopNest::tile) {
       k = std::min(tile_steps_per_launch, remaining);
     } else {
-      weighed_ = options_.launch_costs ? *options_.launch_costs : launch_costs(launch_);
-      if (report_.launch_costs.empty()) report_.launch_costs = describe(weighed_);
+      weighed_ = options_.launch_costs ? *options_.launch_costs : probed([&] { return launch_costs(launch_); });
+      if (!report_.launch_costs) report_.launch_costs = weighed_;
       const AutoStepsInput seen{history_,    rows_.count, exec().concurrency(), max_steps() - remaining,
                                 max_steps(), weighed_};
       k = options_.auto_steps.next_k(seen);
@@ -263,14 +269,17 @@ class Run {
     return launch_.nest == LoopNest::tile ? std::min(k, launch_.tile_step_limit) : k;
   }
 
-  /// The most steps a launch the run picks may take while a watched signal or a checkpoint cadence
-  /// waits on it: a short first launch, then as many steps as fit the bound at the last launch's
-  /// time per step (samples only finish, so that time per step does not grow).
+  /// The most steps a launch the run picks may take while something waits on launches ending (a
+  /// watched signal, a checkpoint cadence, an observer): a short first launch, then as many steps
+  /// as fit the bound at the last launch's time per step (samples only finish, so that time per
+  /// step does not grow).
   std::int64_t steps_within_launch_bound() const {
     const CheckpointSettings& c = options_.checkpoint;
-    if (c.on_signal == 0 && c.every_seconds <= 0.0) return counter_limit;
-    const double bound =
-        c.every_seconds > 0.0 ? std::min(c.longest_launch_seconds, c.every_seconds) : c.longest_launch_seconds;
+    double bound = std::numeric_limits<double>::infinity();
+    if (c.on_signal != 0 || c.every_launches > 0) bound = c.longest_launch_seconds;
+    if (c.every_seconds > 0.0) bound = std::min(c.longest_launch_seconds, c.every_seconds);
+    if (options_.observer) bound = std::min(bound, options_.observer_seconds);
+    if (bound == std::numeric_limits<double>::infinity()) return counter_limit;
     constexpr std::int64_t first_launch_steps = 16;
     if (history_.empty() || last_launch_seconds_ <= 0.0) return first_launch_steps;
     const double fit = bound / (last_launch_seconds_ / static_cast<double>(history_.back().k));
@@ -292,8 +301,7 @@ class Run {
     record({k, active_ - waiting, after, rows_.count, seconds});
     active_ = after + waiting;
     if (options_.observer) {
-      options_.observer(
-          {report_.launches, k, active_, n_, report_.steps, max_steps(), seconds_before_ + timer_.seconds()});
+      options_.observer({report_.launches, k, active_, n_, report_.steps, max_steps(), run_seconds()});
     }
   }
 
@@ -383,8 +391,9 @@ class Run {
     const bool weighs = options_.compaction == Compaction::automatic;  // map and reorder act regardless
     static const CompactionCosts unweighed{};
     const CompactionCosts& costs = options_.compaction_costs ? *options_.compaction_costs
-                                   : weighs                  ? compaction_costs(launch_)
-                                                             : unweighed;  // a reference: no copy per launch
+                                   : weighs
+                                       ? probed([&]() -> const CompactionCosts& { return compaction_costs(launch_); })
+                                       : unweighed;  // a reference: no copy per launch
     if (weighs && report_.compaction_costs.empty()) report_.compaction_costs = costs.source;  // once, not per launch
     return decide_compaction(
         {options_.compaction, rows_.count, last.active_after, RowPlanes<T, NS, Mem>::bytes_per_row,
@@ -392,6 +401,18 @@ class Run {
          static_cast<double>(last.k) * weighed_.masked_step_seconds},
         costs);
   }
+
+  /// `measure()`, its wall time (a probe's, the first time) kept out of the run's seconds.
+  template <class Measure>
+  decltype(auto) probed(const Measure& measure) {
+    const Kokkos::Timer probe;
+    decltype(auto) measured = measure();
+    probe_seconds_ += probe.seconds();
+    return measured;
+  }
+
+  /// The run's wall time so far, over every call when resumed, probes apart.
+  double run_seconds() const { return seconds_before_ + timer_.seconds() - probe_seconds_; }
 
   bool checkpointing() const { return !options_.checkpoint.path.empty(); }
 
@@ -412,7 +433,7 @@ class Run {
     count_rows_moved();
     c.history.clear();
     for (const LaunchRecord& l : history_) c.history.push_back({l.k, l.active_before, l.active_after});
-    c.seconds = seconds_before_ + timer_.seconds();
+    c.seconds = run_seconds();
     c.rows_moved = report_.rows_moved;
     visit_carried([](const auto& member, auto& saved) { saved = member; });
     c.state_planes.resize(NS);
@@ -455,10 +476,12 @@ class Run {
     write_owed_steps();
     restore_order();
     count_rows_moved();
+    mark_capped(exec(), launch_.book, max_steps());
     summarise(exec(), launch_.book, report_);
     report_.exact_steps = report_.longest_sample_steps == report_.steps;
     report_.capped = report_.unfinished > 0 && !report_.interrupted;
-    report_.seconds = seconds_before_ + timer_.seconds();
+    report_.probe_seconds = probe_seconds_;
+    report_.seconds = run_seconds();
     return report_;
   }
 
@@ -511,6 +534,7 @@ class Run {
   double seconds_before_ = 0.0;  // by the run a checkpoint resumes
   double last_checkpoint_ = 0.0;
   double last_launch_seconds_ = 0.0;  // wall time of the last launch, for the launch bound
+  double probe_seconds_ = 0.0;        // measuring costs, kept out of the run's seconds
   std::int64_t active_ = 0;           // samples still to step, unstarted ones included
   std::int64_t owed_steps_ = 0;       // by deferred launches to every running row (StepCounts)
   // Rows [0, span) hold every sample still to step; the launch visits `rows`; revival streams the

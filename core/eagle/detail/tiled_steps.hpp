@@ -68,7 +68,8 @@ struct TiledSteps {
   std::int64_t lanes;  ///< slots per tile
   std::int64_t limit;
   std::int64_t max_steps;
-  bool refill;  ///< refill lanes early (compaction on); else only once no lane runs
+  bool refill;                ///< refill lanes early (compaction on); else only once no lane runs
+  std::int64_t first_sample;  ///< added to each sample's index in the context a step may take
 
   /// What a lane keeps between bursts: pack p holds lanes p*W .. p*W+W-1.
   /// No initialisers: a burst's local copy is filled field by field, never zeroed first.
@@ -77,6 +78,10 @@ struct TiledSteps {
     Values<P, NI> in[interleave];
     typename Lane::count ran[interleave];  // steps each lane ran this launch, since its first sample
     std::uint8_t code[interleave];         // single lanes only: the status a lane ended with
+    // Single lanes of a step body that takes its context: the lane's sample, and its steps taken
+    // before this launch less `ran` when it was loaded, so its step is step_base + ran.
+    std::int64_t sample[interleave];
+    std::int64_t step_base[interleave];
   };
   /// A burst's packs, in registers, with the mask of the lanes stepping.
   struct Packs : Lanes {
@@ -142,7 +147,9 @@ struct TiledSteps {
   EAGLE_HOST_FORCEINLINE static void step_pack(Packs& b, const Model& m) {
     P before[NS];
     for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
-    const auto result = m.step(b.s[p], static_cast<const Values<P, NI>&>(b.in[p]));
+    std::int64_t sample = 0, step = 0;  // read only by a step body that takes its context
+    if constexpr (takes_context<Model>) sample = b.sample[p], step = b.step_base[p] + b.ran[p];
+    const auto result = take_step(m, b.s[p], static_cast<const Values<P, NI>&>(b.in[p]), sample, step);
     for_each_index<NS>([&](auto f) { b.s[p][f.value] = select(b.alive[p], b.s[p][f.value], before[f.value]); });
     if constexpr (counting) Lane::add(b.ran[p], b.alive[p]);
     if constexpr (W == 1) {
@@ -160,6 +167,7 @@ struct TiledSteps {
     for_each_index<NS>([&](auto f) { b.s[p][f.value] = g.s[p][f.value]; });
     for_each_index<NI>([&](auto f) { b.in[p][f.value] = g.in[p][f.value]; });
     b.ran[p] = g.ran[p], b.code[p] = g.code[p];
+    if constexpr (takes_context<Model>) b.sample[p] = g.sample[p], b.step_base[p] = g.step_base[p];
     b.alive[p] = Lane::from_bits(g.seen[p]);
   }
   /// Pack p's state back into the group (inputs never change in a burst).
@@ -189,8 +197,10 @@ struct TiledSteps {
   /// row in which no lane stopped, the group runs calm segments first, uncounted, and the first in
   /// which a lane stops runs again from the same values, counting (a rerun costs a segment: small
   /// groups of spread samples stop often).
+  /// A step body that takes its context always counts: its step numbers come from the counts.
   static std::int64_t run_burst(Group& g, const Model& m, std::int64_t steps) {
-    const std::int64_t calm = g.calm >= uncounted_after ? calm_segments(g, m, steps) : 0;
+    const bool uncounted = g.calm >= uncounted_after && !takes_context<Model>;
+    const std::int64_t calm = uncounted ? calm_segments(g, m, steps) : 0;
     if (calm == steps) return steps;
     const std::int64_t counted = std::min<std::int64_t>(look_every, steps - calm);
     g.calm = counted_burst(g, m, counted) ? 0 : g.calm + 1;
@@ -308,6 +318,10 @@ struct TiledSteps {
       if constexpr (W == 1) g.code[p] = status::running;
       g.row[p][w] = r;
       g.ran_at[p][w] = Lane::get_count(g.ran[p], w);
+      if constexpr (takes_context<Model>) {
+        g.sample[p] = first_sample + sample;
+        g.step_base[p] = book.steps_taken(r) - g.ran_at[p][w];
+      }
       g.stop[p][w] = g.clock + budget;
       g.soonest[p] = std::min(g.soonest[p], g.stop[p][w]);
       g.held[p] |= 1U << w;

@@ -184,7 +184,7 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
     r.features = {static_cast<double>(rep.launches), static_cast<double>(rep.sample_steps),
                   static_cast<double>(rep.lane_steps), static_cast<double>(rep.scanned_slots)};
     r.launches_by_k = rep.launches_by_k;
-    r.launch_costs = rep.launch_costs;
+    r.launch_costs = rep.launch_costs ? describe(*rep.launch_costs) : std::string();
   }
   r.seconds = job.max(r.seconds);
   r.features = {job.max(r.features.launches), job.sum(r.features.sample_steps), job.sum(r.features.lane_steps),

@@ -1,0 +1,53 @@
+#pragma once
+// What a run leaves per sample: its terminated flag, how it ended and how many steps it took.
+// A caller who wants to split a batch by outcome passes these planes; otherwise the run keeps
+// its own.
+
+#include <eagle/status_codes.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace eagle {
+
+/// Per-sample outcome planes, on the run's memory space, in the caller's sample order.
+///  - `terminated`: read on entry (a terminated sample is not stepped), written on exit.
+///  - `status`: written by the run: status::finished, status::capped (still running at max_steps),
+///    status::running (an interrupted run: not yet at its cap), status::non_finite, or the model's
+///    own failure code (>= status::first_model_failure).
+///  - `steps_taken`: the steps each sample took in this run (a resumed run counts from the start
+///    of the run its checkpoint belongs to).
+template <class Mem>
+struct Outcomes {
+  Kokkos::View<bool*, Mem> terminated;
+  Kokkos::View<std::uint8_t*, Mem> status;
+  Kokkos::View<std::int64_t*, Mem> steps_taken;
+};
+
+/// Outcome planes for `n` samples, every sample unterminated.
+template <class Mem = Kokkos::DefaultExecutionSpace::memory_space>
+Outcomes<Mem> outcomes(std::int64_t n) {
+  return {Kokkos::View<bool*, Mem>("eagle::terminated", n), Kokkos::View<std::uint8_t*, Mem>("eagle::status", n),
+          Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
+}
+
+/// A status code in words: "finished", "capped", "running", "non-finite", "model failure 17".
+inline std::string describe_status(std::uint8_t code) {
+  switch (code) {
+    case status::running:
+      return "running";
+    case status::finished:
+      return "finished";
+    case status::non_finite:
+      return "non-finite";
+    case status::capped:
+      return "capped";
+    default:
+      return code >= status::first_model_failure ? "model failure " + std::to_string(code)
+                                                 : "unknown status " + std::to_string(code);
+  }
+}
+
+}  // namespace eagle
