@@ -4,8 +4,8 @@
 // policy and tiles, and runs it with run_until_done; the reports are then reduced once.
 //
 // Collectives: none per launch. Every policy eagle has decides from what its own rank saw: K
-// (fixed, or auto: the tile's long launches, or the device rule from the rank's launch history), compaction (the rank's
-// slots) and revival (the rank's window). Only a policy that wanted the same K on every rank
+// (fixed, or auto: the tile's long launches, the device rule from the rank's launch history),
+// compaction (the rank's slots) and revival (the rank's window). Only a policy that wanted the same K on every rank
 // would need an allreduce per launch, and none does: ranks' launches are independent.
 // Dynamic balance (run_balanced) moves work with MPI one-sided operations: the owner of the
 // samples takes no part.

@@ -28,15 +28,20 @@ struct Report {
   static constexpr std::size_t failures_named = 8;
   std::vector<std::pair<std::int64_t, int>> first_failures;  ///< (sample, code), the first few
 
-  std::int64_t launches = 0;  ///< kernel launches
-  std::int64_t steps = 0;     ///< steps the launches asked for, summed over launches
+  // What ran: the work done, then the launches and the steps they asked for.
+  std::int64_t sample_steps = 0;          ///< steps taken, summed over samples (the work done)
+  std::int64_t longest_sample_steps = 0;  ///< the most steps any one sample took
+  std::int64_t launches = 0;              ///< kernel launches
+  /// Launch steps asked for, summed over launches (the seed's `steps`): a launch of K counts K
+  /// even when its samples all finished sooner (the host tile's long launches under auto).
+  std::int64_t steps = 0;
   /// True when `steps` is exactly what the longest-running sample took: always with K = 1; with
   /// K > 1 the last launch may be partly masked, and `steps` then counts it whole.
   bool exact_steps = true;
-  std::int64_t longest_sample_steps = 0;  ///< the most steps any one sample took
-  std::int64_t sample_steps = 0;          ///< steps taken, summed over samples (the work done)
-  /// Lane-steps: each sample that starts a launch of K steps counted for K, as a GPU warp holds a
-  /// finished lane until the launch ends; lane_steps - sample_steps is that masked work.
+  /// Lane-steps: one sample per work item, each sample that starts a launch of K steps counted
+  /// for K, as a GPU warp holds a finished lane until the launch ends; lane_steps - sample_steps
+  /// is that masked work. The host tile refills a lane as its sample stops: lane_steps is
+  /// sample_steps there (the at most 32 masked steps a sample idles until the next look uncounted).
   std::int64_t lane_steps = 0;
   bool capped = false;  ///< the run stopped at max_steps with samples unfinished
   /// The run stopped early on CheckpointSettings::on_signal, after its checkpoint was written:
@@ -75,7 +80,8 @@ struct Report {
   double probe_seconds = 0.0;
   std::string note;  ///< why the run made no launch, when it made none
 
-  /// One line in the seed's style: "k=16: 63 launches, 1008 steps, exact_steps=false".
+  /// One line in the seed's style: "k=16: 63 launches, 1008 steps, exact_steps=false" (steps: the
+  /// launch steps asked for; work() says what the samples ran).
   std::string summary() const {
     std::ostringstream out;
     out << steps_setting << ": " << launches << " launches, " << steps
@@ -84,6 +90,13 @@ struct Report {
     if (interrupted) out << ", interrupted with " << unfinished << " unfinished (checkpoint written)";
     if (failed > 0) out << ", " << failed << " failed";
     if (!note.empty()) out << " (" << note << ")";
+    return out.str();
+  }
+
+  /// What the samples ran: "1000 samples, 612345 sample-steps, the longest 2000 steps".
+  std::string work() const {
+    std::ostringstream out;
+    out << samples << " samples, " << sample_steps << " sample-steps, the longest " << longest_sample_steps << " steps";
     return out.str();
   }
 };

@@ -158,6 +158,14 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
   return run_until_done(exec, deployed, state, inputs, outcomes<Mem>(state.planes[0].extent(0)), max_steps, options);
 }
 
+/// As above, on Kokkos::DefaultExecutionSpace, with outcome planes.
+template <class Model, class T, int NS, class Mem, class Inputs>
+Report run_until_done(const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state, const Inputs& inputs,
+                      const typename detail::NonDeduced<Outcomes<Mem>>::type& outcomes, std::int64_t max_steps,
+                      const RunOptions& options = {}) {
+  return run_until_done(Kokkos::DefaultExecutionSpace(), deployed, state, inputs, outcomes, max_steps, options);
+}
+
 /// As above, on Kokkos::DefaultExecutionSpace.
 template <class Model, class T, int NS, class Mem, class Inputs>
 Report run_until_done(const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state, const Inputs& inputs,

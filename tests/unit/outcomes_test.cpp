@@ -267,6 +267,23 @@ TEST(LaunchBound, AnObserverHearsFromTheRunWhateverKTheRunPicks) {
   }
 }
 
+TEST(Figures, SayWhatTheSamplesRanWhateverTheLaunchesAskedFor) {
+  const Report r = countdowns({});
+  std::int64_t work = 0;
+  for (std::int64_t i = 0; i < 2000; ++i) work += 1 + (i * 7919) % 3000;
+  EXPECT_EQ(r.sample_steps, work);
+  EXPECT_EQ(r.longest_sample_steps, 3000);
+  EXPECT_EQ(r.work(), "2000 samples, " + std::to_string(work) + " sample-steps, the longest 3000 steps");
+  if (r.loop_nest == "tile") {
+    // One launch asked for 5000 steps (the cap); lanes refilled as samples stopped.
+    EXPECT_EQ(r.lane_steps, r.sample_steps) << r.summary();
+    EXPECT_LT(r.lane_steps, 2000 * r.steps) << r.summary();
+  } else {
+    EXPECT_GE(r.lane_steps, r.sample_steps) << r.summary();
+    EXPECT_LE(r.lane_steps, 2000 * r.steps) << r.summary();
+  }
+}
+
 TEST(PinnedPlan, MeasuredCostsPassedBackGiveTheSameLaunches) {
   RunOptions measured;
   measured.compaction = Compaction::off;

@@ -478,6 +478,7 @@ class Run {
     count_rows_moved();
     mark_capped(exec(), launch_.book, max_steps());
     summarise(exec(), launch_.book, report_);
+    if (launch_.nest == LoopNest::tile) report_.lane_steps = report_.sample_steps;  // lanes refill
     report_.exact_steps = report_.longest_sample_steps == report_.steps;
     report_.capped = report_.unfinished > 0 && !report_.interrupted;
     report_.probe_seconds = probe_seconds_;
