@@ -57,16 +57,7 @@ using View = Kokkos::View<double*>;
 struct Sweep {
   View theta, omega, time, h, damping, drive;
   explicit Sweep(long n)
-      : theta("theta", n), omega("omega", n), time("t", n), h("h", n), damping("q", n), drive("A", n) {
-    const View th = theta, om = omega, t = time, hh = h, q = damping, a = drive;
-    Kokkos::parallel_for(
-        "start", n, KOKKOS_LAMBDA(const long k) {
-          th(k) = 0.2, om(k) = 0.0, t(k) = 0.0, hh(k) = 1e-3;
-          q(k) = 0.05 + 0.5 * static_cast<double>(k % 50) / 49.0;
-          // Every 97th sample is driven far beyond what the smallest step resolves: it fails.
-          a(k) = k % 97 == 13 ? 1e12 : 0.9 + 0.6 * static_cast<double>(k / 50 % 40) / 39.0;
-        });
-  }
+      : theta("theta", n), omega("omega", n), time("t", n), h("h", n), damping("q", n), drive("A", n) {}
   eagle::Report run(const eagle::Outcomes<Kokkos::DefaultExecutionSpace::memory_space>& out,
                     const eagle::RunOptions& options) const {
     return eagle::run_until_done(Kokkos::DefaultExecutionSpace(), eagle::deploy(Pendulum{}),
@@ -74,6 +65,20 @@ struct Sweep {
                                  options);
   }
 };
+
+/// The sweep's start: damping over one axis, drive over the other.
+Sweep start(long n) {
+  const Sweep sweep(n);
+  const View th = sweep.theta, om = sweep.omega, t = sweep.time, hh = sweep.h, q = sweep.damping, a = sweep.drive;
+  Kokkos::parallel_for(
+      "start", n, KOKKOS_LAMBDA(const long k) {
+        th(k) = 0.2, om(k) = 0.0, t(k) = 0.0, hh(k) = 1e-3;
+        q(k) = 0.05 + 0.5 * static_cast<double>(k % 50) / 49.0;
+        // Every 97th sample is driven far beyond what the smallest step resolves: it fails.
+        a(k) = k % 97 == 13 ? 1e12 : 0.9 + 0.6 * static_cast<double>(k / 50 % 40) / 39.0;
+      });
+  return sweep;
+}
 
 /// Whether two planes hold the same bits.
 bool same(const View& a, const View& b) {
@@ -93,7 +98,7 @@ int main(int argc, char* argv[]) {
     return 2;
   }
 
-  const Sweep whole(n);
+  const Sweep whole = start(n);
   const auto whole_out = eagle::outcomes(n);
   const eagle::Report straight = whole.run(whole_out, {});
   std::printf("never stopped: %s\n", straight.summary().c_str());
@@ -101,7 +106,7 @@ int main(int argc, char* argv[]) {
               n, straight.first_failures.empty() ? -1LL : static_cast<long long>(straight.first_failures[0].first));
 
   // The same sweep, stopped by SIGUSR1 after its first launch, then resumed from the checkpoint.
-  const Sweep stopped(n);
+  const Sweep stopped = start(n);
   eagle::RunOptions options;
   options.checkpoint.path = path;
   options.checkpoint.on_signal = SIGUSR1;

@@ -4,6 +4,7 @@
 
 #include "../unit/batch.hpp"
 #include "../unit/spin_batch.hpp"
+#include "../unit/walk_model.hpp"
 
 #include <eagle/eagle.hpp>
 #include <eagle/mpi.hpp>
@@ -136,6 +137,25 @@ TEST(Mpi, EachRankItsPartMatchesOneProcess) {
     const PieceLaunches expected = piece_launches(start, deploy(Spin{}, 5, nest));
     EXPECT_EQ(r.global.launches, expected.most);
     EXPECT_EQ(r.global.launches_by_k, expected.by_k);
+  }
+}
+
+TEST(Mpi, EachStepSeesItsSamplesIndexInTheWholeBatch) {
+  constexpr std::int64_t n = 1001, cap = 250;
+  HostBatch whole{{std::vector<double>(n, 0.0)}, {}, std::vector<bool>(n, false)};
+  reference_run(Walk{}, whole, cap);
+  const Partition part = mpi::partition(MPI_COMM_WORLD, n);
+  for (const bool balanced : {false, true}) {
+    SCOPED_TRACE(balanced ? "run_balanced (chunks move between ranks)" : "run_until_done");
+    const Kokkos::View<double*, Kokkos::HostSpace> x("x", static_cast<std::size_t>(part.size()));
+    if (balanced) {
+      mpi::run_balanced(MPI_COMM_WORLD, part, Host(), deploy(Walk{}), state(x),
+                        Fields<const double, 0, Kokkos::HostSpace>{}, cap, 64);
+    } else {
+      mpi::run_until_done(MPI_COMM_WORLD, part, Host(), deploy(Walk{}), state(x), no_inputs, cap);
+    }
+    for (std::int64_t i = 0; i < part.size(); ++i)
+      EXPECT_EQ(x(i), whole.state[0][static_cast<std::size_t>(part.begin + i)]) << "sample " << part.begin + i;
   }
 }
 

@@ -5,6 +5,7 @@
 #include "batch.hpp"
 #include "countdown_model.hpp"
 #include "eagle_test_space.hpp"
+#include "walk_model.hpp"
 
 #include <eagle/eagle.hpp>
 
@@ -20,27 +21,6 @@ namespace eagle::test {
 namespace {
 
 using Mem = TestSpace::memory_space;
-
-/// A random walk whose steps are drawn from the sample's index and step number alone: any
-/// mix-up of samples or steps (a reorder, a refill, a resume) changes its result. Sample i takes
-/// 1 + (37 i mod 300) steps.
-struct Walk {
-  static constexpr const char* name = "walk";
-  using scalar_type = double;
-  enum State : int { x, state_count };
-  enum Input : int { input_count };
-
-  KOKKOS_INLINE_FUNCTION static std::int64_t length(std::int64_t sample) { return 1 + (37 * sample) % 300; }
-
-  template <class S, class I>
-  KOKKOS_INLINE_FUNCTION bool step(S& s, const I&, const StepContext& at) const {
-    auto z = static_cast<std::uint64_t>(at.sample) * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(at.step);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    s[x] += static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53 - 0.5;
-    return at.step + 1 >= length(at.sample);
-  }
-};
 
 static_assert(takes_context<Walk>, "the walk's step body takes its context");
 static_assert(!takes_context<Countdown>, "a step body of two arguments takes none");
