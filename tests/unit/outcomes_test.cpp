@@ -201,10 +201,10 @@ TEST(Defaults, DeployPicksAutoAndTheSpacesOwnNest) {
 }
 
 /// A batch of countdowns, 1 to 3000 steps long, and a run of it with `o` (default deploy).
-Report countdowns(const RunOptions& o, std::int64_t n = 2000) {
-  std::vector<double> lengths(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<double>(1 + (i * 7919) % 3000);
-  auto count = plane<TestSpace>("count", std::vector<double>(lengths.size(), 0.0));
+Report countdowns(const RunOptions& o, std::size_t n = 2000) {
+  std::vector<double> lengths;
+  for (std::size_t i = 0; i < n; ++i) lengths.push_back(static_cast<double>(1 + (i * 7919) % 3000));
+  auto count = plane<TestSpace>("count", std::vector<double>(n, 0.0));
   auto length = plane<TestSpace>("length", lengths);
   const Report r = run_until_done(TestSpace(), deploy(Countdown{}), state(count), inputs(length), 5000, o);
   const auto counts = to_host(count);
@@ -270,7 +270,8 @@ TEST(PinnedPlan, MeasuredCostsPassedBackGiveTheSameLaunches) {
   const Report first = [&] {
     std::vector<double> lengths(3000);
     for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<double>(1 + (i * 7919) % 3000);
-    auto count = plane<TestSpace>("count", std::vector<double>(lengths.size(), 0.0));
+    const std::vector<double> zeros(lengths.size(), 0.0);
+    auto count = plane<TestSpace>("count", zeros);
     auto length = plane<TestSpace>("length", lengths);
     return run_until_done(TestSpace(), deploy(Countdown{}, Steps::automatic(), LoopNest::per_sample), state(count),
                           inputs(length), 5000, measured);
@@ -283,7 +284,8 @@ TEST(PinnedPlan, MeasuredCostsPassedBackGiveTheSameLaunches) {
   for (int run = 0; run < 3; ++run) {
     std::vector<double> lengths(3000);
     for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<double>(1 + (i * 7919) % 3000);
-    auto count = plane<TestSpace>("count", std::vector<double>(lengths.size(), 0.0));
+    const std::vector<double> zeros(lengths.size(), 0.0);
+    auto count = plane<TestSpace>("count", zeros);
     auto length = plane<TestSpace>("length", lengths);
     const Report r = run_until_done(TestSpace(), deploy(Countdown{}, Steps::automatic(), LoopNest::per_sample),
                                     state(count), inputs(length), 5000, pinned);

@@ -1,0 +1,245 @@
+#pragma once
+// Runge-Kutta steppers over a right-hand side: a user writes dy/dt = f(t, y, p) for N states and P
+// per-sample parameters, and a stepper makes it an eagle model. A system:
+//
+//   struct VanDerPol {
+//     static constexpr const char* name = "van_der_pol";  // kernel labels, checkpoints
+//     static constexpr int state_count = 2;                // N: y[0] .. y[N-1]
+//     static constexpr int parameter_count = 1;            // P: per-sample inputs p[0] .. p[P-1]
+//     template <class V>                                   // double, or a lane pack on the tile
+//     KOKKOS_INLINE_FUNCTION void operator()(const V& t, const eagle::Values<V, 2>& y,
+//                                            const eagle::Values<V, 1>& p, eagle::Values<V, 2>& dy) const {
+//       dy[0] = y[1];
+//       dy[1] = p[0] * (1.0 - y[0] * y[0]) * y[1] - y[0];
+//     }
+//   };
+//
+// Uniform parameters are the system's members. A right-hand side written with + - * / and
+// eagle::math runs on the host tile's lane packs under the fixed-step stepper.
+//
+// The steppers and their model layout (state fields, then inputs = the P parameters):
+//   eagle::ode::Rk4<System>     y[0..N-1], t          fixed steps of dt until t reaches t_end
+//   eagle::ode::Dopri5<System>  y[0..N-1], t, h       adaptive, per-sample error control
+//   eagle::ode::Tsit5<System>   y[0..N-1], t, h       adaptive, per-sample error control
+// Each names its fields: Stepper::time, Stepper::step_size (adaptive), y's are 0..N-1.
+
+#include <eagle/math.hpp>
+#include <eagle/model.hpp>
+#include <eagle/ode/tableaus.hpp>
+#include <eagle/status.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace eagle::ode {
+
+namespace detail {
+
+/// f(integral_constant<int, i>) for i in [first, last): the stage loops unrolled with constant
+/// indices, so each tableau weight is a constant and zero weights cost nothing.
+template <int first, class F, int... is>
+KOKKOS_FORCEINLINE_FUNCTION void unrolled(F& f, std::integer_sequence<int, is...>) {
+  (f(std::integral_constant<int, first + is>{}), ...);
+}
+template <int first, int last, class F>
+KOKKOS_FORCEINLINE_FUNCTION void unrolled(F&& f) {
+  unrolled<first>(f, std::make_integer_sequence<int, last - first>{});
+}
+
+/// The tableau's weights of stage i's argument.
+template <class Tableau, int i>
+struct StageWeights {
+  static constexpr int size = i;
+  KOKKOS_INLINE_FUNCTION static constexpr double at(int j) { return Tableau::a(i, j); }
+};
+/// The tableau's weights of the solution.
+template <class Tableau>
+struct SolutionWeights {
+  static constexpr int size = Tableau::stages;
+  KOKKOS_INLINE_FUNCTION static constexpr double at(int j) { return Tableau::b(j); }
+};
+/// The tableau's weights of the error estimate.
+template <class Tableau>
+struct ErrorWeights {
+  static constexpr int size = Tableau::stages;
+  KOKKOS_INLINE_FUNCTION static constexpr double at(int j) { return Tableau::e(j); }
+};
+
+/// sum_j w(j) k[j][n] over the nonzero weights, left to right (at least one weight is nonzero).
+template <class Weights, int j = 0, bool started = false, class Y, std::size_t S>
+KOKKOS_FORCEINLINE_FUNCTION auto weighted_sum(const Y (&k)[S], int n, const typename Y::value_type& sum) {
+  using V = typename Y::value_type;
+  if constexpr (j == Weights::size) {
+    static_assert(started, "eagle::ode: a row of weights that are all zero");
+    return sum;
+  } else if constexpr (Weights::at(j) == 0.0) {
+    return weighted_sum<Weights, j + 1, started>(k, n, sum);
+  } else if constexpr (!started) {
+    return weighted_sum<Weights, j + 1, true>(k, n, V(Weights::at(j) * k[j][n]));
+  } else {
+    return weighted_sum<Weights, j + 1, true>(k, n, V(sum + Weights::at(j) * k[j][n]));
+  }
+}
+template <class Weights, class Y, std::size_t S>
+KOKKOS_FORCEINLINE_FUNCTION auto weighted_sum(const Y (&k)[S], int n) {
+  return weighted_sum<Weights>(k, n, k[0][n]);
+}
+
+/// Stages 1 .. S-1 of an explicit Runge-Kutta step of size h from (t0, y0), k[0] = f(t0, y0)
+/// given: k[i] = f(t0 + c_i h, y0 + h sum_j a_ij k[j]).
+template <class Tableau, int N, class System, class V, class H, class Y, class Parameters>
+KOKKOS_FORCEINLINE_FUNCTION void later_stages(const System& f, const V& t0, const H& h, const Y& y0,
+                                              const Parameters& p, Y (&k)[Tableau::stages]) {
+  unrolled<1, Tableau::stages>([&](auto stage) {
+    constexpr int i = decltype(stage)::value;
+    Y yi;
+    for (int n = 0; n < N; ++n) yi[n] = y0[n] + h * weighted_sum<StageWeights<Tableau, i>>(k, n);
+    f(V(t0 + Tableau::c(i) * h), yi, p, k[i]);
+  });
+}
+
+/// A system's compile-time facts, checked once so errors read well.
+template <class System>
+struct SystemTraits {
+  static constexpr int states = System::state_count;
+  static constexpr int parameters = System::parameter_count;
+  static_assert(states > 0, "eagle::ode: a system needs at least one state (System::state_count)");
+  static_assert(parameters >= 0, "eagle::ode: System::parameter_count cannot be negative");
+  static_assert(std::is_trivially_copyable<System>::value,
+                "eagle::ode: a system is copied to the device; it must be trivially copyable");
+};
+
+}  // namespace detail
+
+/// A fixed-step explicit Runge-Kutta method as an eagle model: steps of dt while t + dt/2 < t_end,
+/// so a sample takes round((t_end - t) / dt) steps whatever the rounding of t. Branch-free: the
+/// host tile runs it on lane packs.
+template <class Tableau, class System>
+struct FixedStep {
+  static constexpr const char* name = System::name;
+  using scalar_type = double;
+  // Enumerators, not static members: device code may take a field index by reference.
+  enum Field : int {
+    time = detail::SystemTraits<System>::states,  ///< the state field holding t (y's are 0 .. N-1)
+    state_count,
+    input_count = detail::SystemTraits<System>::parameters
+  };
+  static constexpr bool lane_packs = true;
+
+  System system{};     ///< the right-hand side, with its uniform parameters
+  double dt = 1e-3;    ///< the step
+  double t_end = 1.0;  ///< each sample terminates once its t reaches t_end (to within dt/2)
+
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION auto step(S& s, const I& p) const {
+    using V = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;
+    constexpr int N = time;
+    Values<V, N> y0;
+    for (int n = 0; n < N; ++n) y0[n] = s[n];
+    const V t0 = s[time];
+    Values<V, N> k[Tableau::stages];
+    system(t0, y0, p, k[0]);
+    detail::later_stages<Tableau, N>(system, t0, dt, y0, p, k);
+    for (int n = 0; n < N; ++n) s[n] = y0[n] + dt * detail::weighted_sum<detail::SolutionWeights<Tableau>>(k, n);
+    s[time] = t0 + dt;
+    return s[time] + 0.5 * dt >= t_end;
+  }
+};
+
+/// An embedded explicit Runge-Kutta pair as an eagle model, with error control per sample. One
+/// kernel step is one attempted step of size h = min(the sample's h, h_max), or t_end - t where
+/// that is less than 1.01 h. It is accepted when the error norm
+/// sqrt(mean_i (e_i / (atol + rtol max(|y0_i|, |y1_i|)))^2) is at most 1, and t advances (landing
+/// on t_end exactly); either way the next h is h min(factor_max, max(factor_min, safety
+/// err^(-1/(q+1)))), q the order of the error estimate. A sample whose h falls below h_min fails
+/// with status step_size_underflow; a non-finite error shrinks h until it does. A sample starting
+/// with h <= 0 gets a first h of 0.01 |y| / |f(t, y)| in the error norm (Hairer's first guess),
+/// at most h_max. Runs on the tile's single lanes (a failure is a per-lane status).
+template <class Tableau, class System>
+struct Adaptive {
+  static constexpr const char* name = System::name;
+  using scalar_type = double;
+  // Enumerators, not static members: device code may take a field index by reference.
+  enum Field : int {
+    time = detail::SystemTraits<System>::states,  ///< the state field holding t (y's are 0 .. N-1)
+    step_size,                                    ///< the state field holding h
+    state_count,
+    input_count = detail::SystemTraits<System>::parameters
+  };
+  /// The status of a sample whose step size fell below h_min.
+  static constexpr std::uint8_t step_size_underflow = status::first_model_failure;
+
+  System system{};          ///< the right-hand side, with its uniform parameters
+  double t_end = 1.0;       ///< each sample is done once its t reaches t_end
+  double rtol = 1e-6;       ///< relative tolerance, per step
+  double atol = 1e-9;       ///< absolute tolerance, per step
+  double h_min = 1e-14;     ///< a smaller step fails the sample
+  double h_max = 1e300;     ///< no step is longer
+  double safety = 0.9;      ///< the controller's safety factor
+  double factor_min = 0.2;  ///< h shrinks at most by this factor a step
+  double factor_max = 5.0;  ///< h grows at most by this factor a step
+
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
+    constexpr int N = time;
+    Values<double, N> y0;
+    for (int n = 0; n < N; ++n) y0[n] = s[n];
+    const double t0 = s[time];
+    const double rest = t_end - t0;
+    Values<double, N> k[Tableau::stages];
+    system(t0, y0, p, k[0]);
+    const double asked = math::fmin(s[step_size] > 0.0 ? s[step_size] : first_guess(y0, k[0]), h_max);
+    // A step that would leave less than 1 % of itself to t_end goes there (Hairer's DOPRI5): no
+    // last step of a rounding error's length, below h_min.
+    const double h = asked * 1.01 >= rest ? rest : asked;
+    if (!(h >= h_min)) return StepStatus::failed(step_size_underflow);  // NaN too
+
+    detail::later_stages<Tableau, N>(system, t0, h, y0, p, k);
+    Values<double, N> y1;
+    double sum = 0.0;
+    for (int n = 0; n < N; ++n) {
+      y1[n] = y0[n] + h * detail::weighted_sum<detail::SolutionWeights<Tableau>>(k, n);
+      const double e = h * detail::weighted_sum<detail::ErrorWeights<Tableau>>(k, n) /
+                       (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
+      sum += e * e;
+    }
+    const double err = math::sqrt(sum / N);
+    constexpr double exponent = -1.0 / (Tableau::error_order + 1);
+    // fmax drops a NaN: a non-finite error shrinks h by factor_min.
+    s[step_size] = err == 0.0 ? h * factor_max
+                              : h * math::fmin(factor_max, math::fmax(factor_min, safety * math::pow(err, exponent)));
+    if (!(err <= 1.0)) return StepStatus::carry_on();  // rejected: same t, smaller h
+    for (int n = 0; n < N; ++n) s[n] = y1[n];
+    s[time] = h == rest ? t_end : t0 + h;
+    return s[time] >= t_end ? StepStatus::done() : StepStatus::carry_on();
+  }
+
+ private:
+  /// 0.01 |y| / |f| in the error norm, 1e-6 where either is tiny (Hairer, Norsett and Wanner).
+  KOKKOS_INLINE_FUNCTION double first_guess(const Values<double, time>& y, const Values<double, time>& f) const {
+    constexpr int N = time;
+    double yy = 0.0, ff = 0.0;
+    for (int n = 0; n < N; ++n) {
+      const double scale = atol + rtol * math::fabs(y[n]);
+      yy += (y[n] / scale) * (y[n] / scale);
+      ff += (f[n] / scale) * (f[n] / scale);
+    }
+    const double d0 = math::sqrt(yy / N), d1 = math::sqrt(ff / N);
+    return d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
+  }
+};
+
+/// The classical fourth-order Runge-Kutta method, fixed steps.
+template <class System>
+using Rk4 = FixedStep<Rk4Tableau, System>;
+/// Dormand-Prince 5(4), adaptive.
+template <class System>
+using Dopri5 = Adaptive<Dopri5Tableau, System>;
+/// Tsitouras 5(4), adaptive.
+template <class System>
+using Tsit5 = Adaptive<Tsit5Tableau, System>;
+
+}  // namespace eagle::ode
