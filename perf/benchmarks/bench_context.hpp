@@ -57,7 +57,7 @@ struct Agreement {
     largest = std::max(largest, scale > 0.0 ? std::abs(mine - theirs) / scale : 0.0);
   }
   /// Bit for bit, or (`to_rounding`) within 1e-10 relative: FMA contraction may differ between
-  /// the tile's packs and scalar code (README, "Reproducibility"). Prints and returns the verdict.
+  /// the tile's packs and scalar code (docs/REPRODUCIBILITY.md). Prints and returns the verdict.
   bool check(const char* tool, const std::string& what, bool to_rounding) const {
     const bool ok = differ == 0 || (to_rounding && largest <= 1e-10);
     if (differ > 0) {

@@ -44,7 +44,7 @@ constexpr std::int64_t tile_rung_at_most(std::int64_t lanes) {
   return rung;
 }
 
-/// The tile rule. Defaults measured on this project's 2-core machines (see README, "The host tile").
+/// The tile rule. Defaults measured on this project's 2-core machines (docs/STEPS_AND_NESTS.md, the host tile).
 struct TileRule {
   /// The fraction of the per-core L2 cache a tile's samples may fill.
   double l2_fraction = 0.25;

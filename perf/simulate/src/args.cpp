@@ -1,6 +1,6 @@
 // eagle-simulate's command line over CLI11: CLI11 splits the arguments (--flag value, --flag=value,
 // repeated flags: the last counts); eagle checks each value and words every refusal itself, so the
-// messages stay those the README and the tests name.
+// messages stay those docs/RUNS.md and the tests name.
 
 #include <eagle/simulate/args.hpp>
 

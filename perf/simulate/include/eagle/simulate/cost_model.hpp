@@ -51,7 +51,7 @@ struct DeviceProfile {
 };
 
 /// GPU profiles. Figures are published orders of magnitude, not measurements on this project's
-/// machines (no GPU was available): see README, "eagle-simulate".
+/// machines (no GPU was available): see docs/SIMULATE.md.
 const std::vector<DeviceProfile>& gpu_profiles();
 
 /// Predicted seconds of a run with these features under fitted host constants.
