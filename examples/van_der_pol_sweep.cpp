@@ -1,10 +1,12 @@
 // Van der Pol's oscillator over a sweep of mu, integrated by eagle's steppers from a right-hand
 // side written here: fixed-step RK4, and Tsitouras 5(4) and Dormand-Prince 5(4) with error control
-// per sample (larger mu, stiffer cycle, more steps). Exits non-zero unless the three agree.
+// per sample (larger mu, stiffer cycle, more steps), then every sample's trajectory saved at 100
+// times. Exits non-zero unless the three agree and every time was saved.
 //
 //   ./eagle-example-van_der_pol_sweep [samples]
 
 #include <eagle/eagle.hpp>
+#include <eagle/ode/saving.hpp>
 #include <eagle/ode/steppers.hpp>
 #include <eagle/thread_binding.hpp>
 
@@ -29,19 +31,22 @@ struct VanDerPol {
 
 using View = Kokkos::View<double*>;
 
-/// Runs `stepper` on the sweep from (x, x') = (2, 0) at t = 0; its outcomes, and x at t_end.
-template <class Stepper>
-View integrate(const Stepper& stepper, const View& mu, const char* label) {
+/// Runs `model` on the sweep from (x, x') = (2, 0) at t = 0; x at t_end.
+template <class Model>
+View integrate(const Model& model, const View& mu, const char* label) {
   const auto n = static_cast<long>(mu.extent(0));
-  View x("x", n), v("v", n), t("t", n), h("h", n);
+  View x("x", n), v("v", n), t("t", n), h("h", n), next_save("next_save", n);
   Kokkos::deep_copy(x, 2.0);
-  eagle::Report report;
-  if constexpr (Stepper::state_count == 3) {  // fixed steps: y, t
-    report = eagle::run_until_done(eagle::deploy(stepper), eagle::state(x, v, t), eagle::inputs(mu), 10000000);
-  } else {  // adaptive: y, t, h (h = 0: the stepper's first guess)
-    report = eagle::run_until_done(eagle::deploy(stepper), eagle::state(x, v, t, h), eagle::inputs(mu), 10000000);
-  }
-  std::printf("%-7s %9lld sample-steps in %.3f s, %lld finished, %lld failed\n", label,
+  const auto planes = [&] {
+    if constexpr (Model::state_count == 3)
+      return eagle::state(x, v, t);  // fixed steps: y, t
+    else if constexpr (Model::state_count == 4)
+      return eagle::state(x, v, t, h);  // adaptive: y, t, h (0: a first guess)
+    else
+      return eagle::state(x, v, t, h, next_save);  // saving: and the next save time's index
+  }();
+  const eagle::Report report = eagle::run_until_done(eagle::deploy(model), planes, eagle::inputs(mu), 10000000);
+  std::printf("%-14s %9lld sample-steps in %.3f s, %lld finished, %lld failed\n", label,
               static_cast<long long>(report.sample_steps), report.seconds, static_cast<long long>(report.finished),
               static_cast<long long>(report.failed));
   if (report.finished != n) std::exit(1);
@@ -76,5 +81,31 @@ int main(int argc, char* argv[]) {
   double worst = 0.0;
   for (long k = 0; k < n; ++k) worst = std::fmax(worst, std::fmax(std::fabs(b(k) - a(k)), std::fabs(c(k) - a(k))));
   std::printf("x(%g): the adaptive steppers within %.2e of RK4 (dt 1e-3) on every sample\n", t_end, worst);
-  return worst < 1e-5 ? 0 : 1;
+
+  // Every sample's trajectory at 100 times from 0 to t_end (samples x times x (x, x')), as CSV.
+  Kokkos::View<double***> out("trajectories", n, 100, 2);
+  Kokkos::deep_copy(out, std::nan(""));
+  const auto end = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), integrate(eagle::ode::save_at(tsit5, out, 0.0, t_end / 99), mu, "tsit5 saving"));
+  const auto saved = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  const auto mu_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mu);
+  std::FILE* csv = std::fopen("van_der_pol_trajectories.csv", "w");
+  if (csv == nullptr) {
+    std::fprintf(stderr, "cannot write van_der_pol_trajectories.csv here\n");
+    return 1;
+  }
+  std::fprintf(csv, "mu,t,x,dxdt\n");
+  long unsaved = 0, not_at_end = 0;
+  for (long k = 0; k < n; ++k) {
+    for (int j = 0; j < 100; ++j) {
+      unsaved += std::isnan(saved(k, j, 0)) ? 1 : 0;
+      not_at_end += j == 99 && saved(k, j, 0) != end(k) ? 1 : 0;
+      if (k % (n / 4 + 1) == 0)
+        std::fprintf(csv, "%g,%g,%.10g,%.10g\n", mu_host(k), j * (t_end / 99), saved(k, j, 0), saved(k, j, 1));
+    }
+  }
+  std::fclose(csv);
+  std::printf("wrote van_der_pol_trajectories.csv; %ld slots never reached, %ld last slots unlike x(t_end)\n", unsaved,
+              not_at_end);
+  return worst < 1e-5 && unsaved == 0 && not_at_end == 0 ? 0 : 1;
 }

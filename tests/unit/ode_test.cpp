@@ -7,6 +7,7 @@
 #include "eagle_test_space.hpp"
 
 #include <eagle/eagle.hpp>
+#include <eagle/ode/saving.hpp>
 #include <eagle/ode/steppers.hpp>
 
 #include <gtest/gtest.h>
@@ -14,6 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -22,30 +26,21 @@ namespace eagle::test {
 namespace {
 
 // --- Systems a user writes -------------------------------------------------------------------
+// Few of them, on purpose: every model type compiles every rung of both loop nests.
 
-/// x'' = -omega^2 x: x = cos(omega t), v = -omega sin(omega t) from (1, 0).
-struct Spring {
-  static constexpr const char* name = "spring";
-  static constexpr int state_count = 2;
-  static constexpr int parameter_count = 1;
+/// Two closed forms in one system: a spring x'' = -omega^2 x (x = cos(omega t), v = -omega
+/// sin(omega t) from (1, 0)) and a forced decay y' = -lambda y + sin(t), whose stage times matter
+/// (from y(0) = 1: y = (1 + 1/q) e^(-lambda t) + (lambda sin t - cos t) / q, q = 1 + lambda^2).
+struct SpringAndDecay {
+  static constexpr const char* name = "spring_and_decay";
+  static constexpr int state_count = 3;
+  static constexpr int parameter_count = 2;  // omega, lambda
   template <class V>
-  KOKKOS_INLINE_FUNCTION void operator()(const V&, const Values<V, 2>& y, const Values<V, 1>& p,
-                                         Values<V, 2>& dy) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const V& t, const Values<V, 3>& y, const Values<V, 2>& p,
+                                         Values<V, 3>& dy) const {
     dy[0] = y[1];
     dy[1] = -p[0] * p[0] * y[0];
-  }
-};
-
-/// y' = -lambda y + sin(t): a time-dependent forcing, so the stages' times matter.
-/// From y(0) = 1: y = (1 + 1/(1 + lambda^2)) e^(-lambda t) + (lambda sin t - cos t) / (1 + lambda^2).
-struct ForcedDecay {
-  static constexpr const char* name = "forced_decay";
-  static constexpr int state_count = 1;
-  static constexpr int parameter_count = 1;
-  template <class V>
-  KOKKOS_INLINE_FUNCTION void operator()(const V& t, const Values<V, 1>& y, const Values<V, 1>& p,
-                                         Values<V, 1>& dy) const {
-    dy[0] = -p[0] * y[0] + math::sin(t);
+    dy[2] = -p[1] * y[2] + math::sin(t);
   }
 };
 
@@ -67,74 +62,62 @@ struct VanDerPol {
   }
 };
 
-/// y' = y^2 from y(0) = 1 leaves every bound at t = 1: no parameters.
-struct BlowUp {
-  static constexpr const char* name = "blow_up";
-  static constexpr int state_count = 1;
-  static constexpr int parameter_count = 0;
-  template <class V>
-  KOKKOS_INLINE_FUNCTION void operator()(const V&, const Values<V, 1>& y, const Values<V, 0>&, Values<V, 1>& dy) const {
-    dy[0] = y[0] * y[0];
-  }
-};
-
 const Arm per_sample{Steps::automatic(), LoopNest::per_sample};
-const std::vector<double> omegas{1.0, 2.0, 3.0};
-const std::vector<double> lambdas{0.5, 1.0, 2.0};
 
-/// The start of a batch for `Stepper` with the given y's (one vector per field) and parameters;
-/// t = 0 and, for an adaptive stepper, h = h0.
+/// The start of a batch for `Stepper` with the given y's (one vector per field) and parameters
+/// (one vector per parameter); t = 0, for an adaptive stepper h = h0, and any further field (a
+/// saving stepper's next_save) 0.
 template <class Stepper>
-HostBatch start_of(std::vector<std::vector<double>> y, std::vector<double> parameter, double h0 = 0.0) {
-  const std::size_t n = parameter.size();
+HostBatch start_of(std::vector<std::vector<double>> y, std::vector<std::vector<double>> parameters, double h0 = 0.0) {
+  const std::size_t n = y[0].size();
   y.emplace_back(n, 0.0);  // t
-  if constexpr (Stepper::state_count == Stepper::time + 2) y.emplace_back(n, h0);
-  return HostBatch{y, {parameter}, std::vector<bool>(n, false)};
+  if constexpr (Stepper::adaptive) y.emplace_back(n, h0);
+  while (y.size() < static_cast<std::size_t>(Stepper::state_count)) y.emplace_back(n, 0.0);
+  return HostBatch{y, parameters, std::vector<bool>(n, false)};
 }
 
-/// The largest errors at t_end over the spring batch and over the forced-decay batch, for a
-/// stepper with step h (fixed; an adaptive stepper with tolerances it always meets and h_max = h).
+/// Three springs and decays: omega 1, 2, 3 and lambda 0.5, 1, 2, from x = 1, v = 0, y = 1.
+template <class Stepper>
+HostBatch springs_and_decays(double h0 = 0.0) {
+  return start_of<Stepper>({{1.0, 1.0, 1.0}, {0.0, 0.0, 0.0}, {1.0, 1.0, 1.0}}, {{1.0, 2.0, 3.0}, {0.5, 1.0, 2.0}}, h0);
+}
+
+/// The largest errors at t_end = 2 over the springs and over the decays, for a stepper with step h
+/// (fixed; an adaptive stepper with tolerances it always meets and h_max = h).
 template <template <class> class Stepper>
 std::pair<double, double> worst_errors(double h) {
-  const auto configure = [h](auto& m) {
-    m.t_end = 2.0;
-    if constexpr (std::is_same_v<Stepper<Spring>, ode::Rk4<Spring>>) {
-      m.dt = h;
-    } else {
-      m.rtol = m.atol = 1e10;
-      m.h_max = h;
-    }
-  };
-  double spring_error = 0.0, decay_error = 0.0;
-  Stepper<Spring> spring;
-  configure(spring);
-  Planes<Stepper<Spring>> springs(start_of<Stepper<Spring>>({{1.0, 1.0, 1.0}, {0.0, 0.0, 0.0}}, omegas, h));
-  EXPECT_EQ(springs.run(spring, per_sample, 100000).finished, 3);
-  const auto s = springs.state_now();
-  for (std::size_t i = 0; i < omegas.size(); ++i) {
-    const double t = s[Stepper<Spring>::time][i], w = omegas[i];
-    EXPECT_NEAR(t, 2.0, 1e-12);
-    spring_error = std::max(spring_error, std::hypot(s[0][i] - std::cos(w * t), s[1][i] + w * std::sin(w * t)));
+  using Model = Stepper<SpringAndDecay>;
+  Model m;
+  m.t_end = 2.0;
+  if constexpr (Model::adaptive) {
+    m.rtol = m.atol = 1e10;
+    m.h_max = h;
+  } else {
+    m.dt = h;
   }
-  Stepper<ForcedDecay> decay;
-  configure(decay);
-  Planes<Stepper<ForcedDecay>> decays(start_of<Stepper<ForcedDecay>>({{1.0, 1.0, 1.0}}, lambdas, h));
-  EXPECT_EQ(decays.run(decay, per_sample, 100000).finished, 3);
-  const auto d = decays.state_now();
-  for (std::size_t i = 0; i < lambdas.size(); ++i)
-    decay_error = std::max(decay_error, std::abs(d[0][i] - forced_decay(lambdas[i], d[Stepper<ForcedDecay>::time][i])));
-  return {spring_error, decay_error};
+  const HostBatch start = springs_and_decays<Model>(h);
+  Planes<Model> planes(start);
+  EXPECT_EQ(planes.run(m, per_sample, 100000).finished, 3);
+  const auto s = planes.state_now();
+  double spring = 0.0, decay = 0.0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double t = s[Model::time][i], w = start.inputs[0][i];
+    EXPECT_NEAR(t, 2.0, 1e-12);
+    spring = std::max(spring, std::hypot(s[0][i] - std::cos(w * t), s[1][i] + w * std::sin(w * t)));
+    decay = std::max(decay, std::abs(s[2][i] - forced_decay(start.inputs[1][i], t)));
+  }
+  return {spring, decay};
 }
 
-/// The observed order log2(e(h) / e(h/2)) on the spring from `fine`, and on the forced decay from
-/// 0.1 (its errors reach rounding sooner), within half an order of `order`.
+/// The observed order log2(e(h) / e(h/2)) on the springs from `fine`, and on the decays from 0.1
+/// (their errors reach rounding sooner), within half an order of `order`.
 template <template <class> class Stepper>
 void converges_at_order(int order, double fine) {
   const double spring = std::log2(worst_errors<Stepper>(fine).first / worst_errors<Stepper>(fine / 2).first);
   const double decay = std::log2(worst_errors<Stepper>(0.1).second / worst_errors<Stepper>(0.05).second);
-  EXPECT_NEAR(spring, order, 0.5) << "the spring's observed order";
+  EXPECT_NEAR(spring, order, 0.5) << "the springs' observed order";
   // A wrong stage time (c) or weight drops the order to 1 or 2; faster decay can only raise it.
-  EXPECT_GT(decay, order - 0.5) << "the forced decay's observed order";
+  EXPECT_GT(decay, order - 0.5) << "the decays' observed order";
 }
 
 // --- Order of convergence: the error ratio when h halves is about 2^order --------------------
@@ -150,106 +133,193 @@ TEST(OdeOrder, Tsit5ConvergesAtOrderFiveWithASmallerErrorThanDopri5) {
 // --- Adaptive steps: tolerance, per-sample steps, first guess, failure -----------------------
 
 template <class Stepper>
-void follows_the_spring_to_tolerance() {
+void follows_the_springs_to_tolerance() {
   Stepper m;
   m.t_end = 10.0;
   m.rtol = 1e-9;
   m.atol = 1e-12;
-  const std::vector<double> w{0.5, 1.0, 2.0, 4.0, 8.0};
-  const std::size_t n = w.size();
-  Planes<Stepper> planes(start_of<Stepper>({std::vector<double>(n, 1.0), std::vector<double>(n, 0.0)}, w));
-  const Report report = planes.run(m, per_sample, 100000);  // h = 0: the stepper's first guess
-  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n));
+  const HostBatch start = springs_and_decays<Stepper>();  // h = 0: the stepper's first guess
+  Planes<Stepper> planes(start);
+  EXPECT_EQ(planes.run(m, per_sample, 100000).finished, 3);
   const auto s = planes.state_now();
-  HostBatch expected = start_of<Stepper>({std::vector<double>(n, 1.0), std::vector<double>(n, 0.0)}, w);
+  HostBatch expected = start;
   const ReferenceOutcome reference = reference_run(m, expected, 100000);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double w = start.inputs[0][i];
     EXPECT_EQ(s[Stepper::time][i], 10.0);
-    EXPECT_NEAR(s[0][i], std::cos(w[i] * 10.0), 1e-6) << "omega " << w[i];
-    EXPECT_NEAR(s[1][i], -w[i] * std::sin(w[i] * 10.0), 1e-6 * w[i]) << "omega " << w[i];
+    EXPECT_NEAR(s[0][i], std::cos(w * 10.0), 1e-6) << "omega " << w;
+    EXPECT_NEAR(s[1][i], -w * std::sin(w * 10.0), 1e-6 * w) << "omega " << w;
+    EXPECT_NEAR(s[2][i], forced_decay(start.inputs[1][i], 10.0), 1e-6);
     if (i > 0) {
-      EXPECT_GT(reference.steps[i], reference.steps[i - 1]) << "faster oscillations take more steps";
+      EXPECT_GT(reference.steps[i], reference.steps[i - 1]) << "faster springs take more steps";
     }
   }
 }
 
-TEST(OdeAdaptive, Dopri5FollowsTheSpringToTolerance) { follows_the_spring_to_tolerance<ode::Dopri5<Spring>>(); }
-TEST(OdeAdaptive, Tsit5FollowsTheSpringToTolerance) { follows_the_spring_to_tolerance<ode::Tsit5<Spring>>(); }
+TEST(OdeAdaptive, Dopri5FollowsTheSpringsToTolerance) {
+  follows_the_springs_to_tolerance<ode::Dopri5<SpringAndDecay>>();
+}
+TEST(OdeAdaptive, Tsit5FollowsTheSpringsToTolerance) { follows_the_springs_to_tolerance<ode::Tsit5<SpringAndDecay>>(); }
 
-TEST(OdeAdaptive, AStepBelowHMinFailsTheSampleAtTheBlowUp) {
-  ode::Tsit5<BlowUp> m;  // y = 1 / (1 / y0 - t): from 1, infinite at t = 1; from 0.5, 2 at 1.5
-  m.t_end = 1.5;
-  Planes<ode::Tsit5<BlowUp>> planes(HostBatch{{{1.0, 0.5}, {0.0, 0.0}, {0.0, 0.0}}, {}, {false, false}});
-  const Report report = planes.run(m, per_sample, 100000);
+TEST(OdeAdaptive, AnOverflowFailsTheSampleWithStepSizeUnderflowAlone) {
+  ode::Tsit5<SpringAndDecay> m;  // lambda = -1000: y grows as e^(1000 t), past DBL_MAX at t = 0.71
+  m.t_end = 1.0;
+  const HostBatch start = start_of<decltype(m)>({{1.0, 1.0}, {0.0, 0.0}, {1.0, 1.0}}, {{1.0, 1.0}, {-1000.0, 1.0}});
+  Planes<decltype(m)> planes(start);
+  const Report report = planes.run(m, per_sample, 1000000);
   EXPECT_EQ(report.failed, 1) << report.summary();
-  EXPECT_EQ(report.failures.at(ode::Tsit5<BlowUp>::step_size_underflow), 1);
+  EXPECT_EQ(report.failures.at(decltype(m)::step_size_underflow), 1);
   EXPECT_EQ(report.first_failures.front().first, 0);
   const auto s = planes.state_now();
-  EXPECT_NEAR(s[ode::Tsit5<BlowUp>::time][0], 1.0, 1e-3) << "fails at the blow-up";
-  EXPECT_EQ(s[ode::Tsit5<BlowUp>::time][1], 1.5);
-  EXPECT_NEAR(s[0][1], 2.0, 1e-5);
+  EXPECT_NEAR(s[decltype(m)::time][0], std::log(1.797e308) / 1000.0, 1e-2) << "fails where y overflows";
+  EXPECT_EQ(s[decltype(m)::time][1], 1.0);
+  EXPECT_NEAR(s[2][1], forced_decay(1.0, 1.0), 1e-5);
 }
 
 // --- Every arm: bit for bit the serial loop, on a user's system ------------------------------
 
 class OdeArms : public ::testing::TestWithParam<Arm> {};
 
-template <class Stepper>
-void van_der_pol_against_the_loop(const Stepper& m, const Arm& arm) {
-  const std::size_t n = 40;
-  const auto mu = spread(n, 0.1, 4.0);
-  const HostBatch start = start_of<Stepper>({std::vector<double>(n, 2.0), std::vector<double>(n, 0.0)}, mu);
-  const auto [report, after] = run_against_reference(m, start, arm, 1000000);
-  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n)) << report.summary();
-  for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(after.state[Stepper::time][i], m.t_end, 1e-9);
-}
-
-TEST_P(OdeArms, Rk4OnVanDerPol) {
+TEST_P(OdeArms, Rk4OnVanDerPolMatchesTheSerialLoop) {  // lane packs on the tile
   ode::Rk4<VanDerPol> m;
   m.dt = 1e-3;
   m.t_end = 3.0;
-  van_der_pol_against_the_loop(m, GetParam());
+  const std::size_t n = 40;
+  const HostBatch start =
+      start_of<decltype(m)>({std::vector<double>(n, 2.0), std::vector<double>(n, 0.0)}, {spread(n, 0.1, 4.0)});
+  const auto [report, after] = run_against_reference(m, start, GetParam(), 1000000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n)) << report.summary();
+  for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(after.state[decltype(m)::time][i], 3.0, 1e-9);
 }
 
-TEST_P(OdeArms, Dopri5OnVanDerPol) {
-  ode::Dopri5<VanDerPol> m;
-  m.t_end = 3.0;
-  van_der_pol_against_the_loop(m, GetParam());
+// --- Saved trajectories ---------------------------------------------------------------------
+
+using Trajectories = Kokkos::View<double***, Kokkos::LayoutRight, Mem>;
+
+/// The serial reference of a saving run: each sample alone, its steps through the same model
+/// writing into a host View of its own.
+template <class Stepper>
+std::vector<double> saved_by_the_serial_loop(const ode::Saving<Stepper>& on_device, const HostBatch& start,
+                                             std::size_t times) {
+  const std::size_t n = start.inputs[0].size();
+  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> out("reference", n, times, Stepper::time);
+  Kokkos::deep_copy(out, std::numeric_limits<double>::quiet_NaN());
+  ode::Saving<Stepper> on_host = on_device;
+  on_host.trajectory.data = out.data();
+  HostBatch batch = start;
+  reference_run(on_host, batch, 1000000);
+  return std::vector<double>(out.data(), out.data() + out.size());
 }
 
-TEST_P(OdeArms, Tsit5OnVanDerPol) {
-  ode::Tsit5<VanDerPol> m;
-  m.t_end = 3.0;
-  van_der_pol_against_the_loop(m, GetParam());
+std::vector<double> to_host(const Trajectories& out) {
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  return std::vector<double>(host.data(), host.data() + host.size());
 }
 
-/// The three steppers agree on Van der Pol to their tolerances: each tracks the same solution.
-TEST(OdeAdaptive, TheSteppersAgreeOnVanDerPol) {
-  const std::size_t n = 8;
-  const auto mu = spread(n, 0.5, 3.0);
-  const auto run = [&](auto m) {
-    using Stepper = decltype(m);
-    m.t_end = 4.0;
-    Planes<Stepper> planes(start_of<Stepper>({std::vector<double>(n, 2.0), std::vector<double>(n, 0.0)}, mu));
-    EXPECT_EQ(planes.run(m, per_sample, 1000000).finished, static_cast<std::int64_t>(n));
-    return planes.state_now();
-  };
-  ode::Rk4<VanDerPol> rk4;
-  rk4.dt = 1e-3;
-  ode::Dopri5<VanDerPol> dopri5;
-  ode::Tsit5<VanDerPol> tsit5;
-  dopri5.rtol = tsit5.rtol = 1e-10;
-  dopri5.atol = tsit5.atol = 1e-12;
-  const auto a = run(rk4), b = run(dopri5), c = run(tsit5);
+/// Van der Pol, mu swept, saved at 100 times from 0 to t_end = 3 on an arm: bit for bit the serial
+/// loop's trajectories, every slot written, each starting at the initial state.
+template <class Stepper>
+std::vector<double> van_der_pol_saved(Stepper stepper, const Arm& arm) {
+  const std::size_t n = 24, times = 100;
+  stepper.t_end = 3.0;
+  Trajectories out("trajectories", n, times, 2);
+  Kokkos::deep_copy(out, std::numeric_limits<double>::quiet_NaN());
+  const auto saving = ode::save_at(stepper, out, 0.0, 3.0 / 99);  // the last time within rounding of t_end
+  const HostBatch start =
+      start_of<decltype(saving)>({std::vector<double>(n, 2.0), std::vector<double>(n, 0.0)}, {spread(n, 0.1, 4.0)});
+  Planes<decltype(saving)> planes(start);
+  const Report report = planes.run(saving, arm, 1000000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n)) << report.summary();
+  const auto saved = to_host(out);
+  EXPECT_EQ(bits({saved}), bits({saved_by_the_serial_loop(saving, start, times)}));
   for (std::size_t i = 0; i < n; ++i) {
-    for (int f = 0; f < 2; ++f) {
-      EXPECT_NEAR(b[f][i], a[f][i], 1e-7) << "mu " << mu[i];
-      EXPECT_NEAR(c[f][i], a[f][i], 1e-7) << "mu " << mu[i];
-    }
+    EXPECT_EQ(saved[i * times * 2], 2.0);
+    EXPECT_EQ(saved[i * times * 2 + 1], 0.0);
+  }
+  EXPECT_EQ(std::count_if(saved.begin(), saved.end(), [](double v) { return std::isnan(v); }), 0);
+  EXPECT_EQ(planes.state_now()[ode::Saving<Stepper>::next_save], std::vector<double>(n, static_cast<double>(times)));
+  return saved;
+}
+
+TEST_P(OdeArms, SavedTrajectoriesMatchTheSerialLoopAndAgreeAcrossSteppers) {
+  ode::Rk4<VanDerPol> rk4;
+  rk4.dt = 3.0 / 99 / 30;  // a save time every 30 steps: RK4 saves at them, not only near them
+  ode::Tsit5<VanDerPol> tsit5;
+  tsit5.rtol = 1e-10;
+  tsit5.atol = 1e-12;
+  const auto a = van_der_pol_saved(rk4, GetParam());
+  const auto b = van_der_pol_saved(tsit5, GetParam());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_NEAR(b[k], a[k], 1e-7) << "slot " << k;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Arms, OdeArms, ::testing::ValuesIn(arms()), arm_name);
+
+TEST(OdeSaving, AListOfTimesIsLandedOnExactly) {
+  const std::size_t n = 3;
+  Kokkos::View<double*, Mem> times("times", 4);
+  auto host_times = Kokkos::create_mirror_view(times);
+  host_times(0) = 0.25, host_times(1) = 0.5, host_times(2) = 1.75, host_times(3) = 2.0;
+  Kokkos::deep_copy(times, host_times);
+  Trajectories out("trajectories", n, 4, 3);
+  ode::Tsit5<SpringAndDecay> stepper;
+  stepper.t_end = 2.0;
+  stepper.rtol = 1e-10;
+  stepper.atol = 1e-12;
+  const auto saving = ode::save_at(stepper, out, times);
+  const HostBatch start = springs_and_decays<decltype(saving)>();
+  Planes<decltype(saving)> planes(start);
+  EXPECT_EQ(planes.run(saving, per_sample, 100000).finished, static_cast<std::int64_t>(n));
+  const auto saved = to_host(out);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < 4; ++j) {
+      const double t = host_times(j), w = start.inputs[0][i];
+      const double* y = &saved[(i * 4 + j) * 3];
+      EXPECT_NEAR(y[0], std::cos(w * t), 1e-8) << "omega " << w << " t " << t;
+      EXPECT_NEAR(y[1], -w * std::sin(w * t), 1e-8) << "omega " << w << " t " << t;
+      EXPECT_NEAR(y[2], forced_decay(start.inputs[1][i], t), 1e-8) << " t " << t;
+    }
+  }
+}
+
+TEST(OdeSaving, ASampleWithoutARowFailsAloneAndWritesNothing) {
+  Trajectories out("trajectories", 2, 10, 2);  // rows for samples 0 and 1 of 3
+  Kokkos::deep_copy(out, -7.0);
+  ode::Rk4<VanDerPol> stepper;
+  stepper.t_end = 1.0;
+  const auto saving = ode::save_at(stepper, out, 0.0, 0.1);
+  Planes<decltype(saving)> planes(start_of<decltype(saving)>({{1.0, 1.0, 1.0}, {0.0, 0.0, 0.0}}, {{1.0, 2.0, 3.0}}));
+  const Report report = planes.run(saving, per_sample, 100000);
+  EXPECT_EQ(report.finished, 2);
+  EXPECT_EQ(report.failures.at(decltype(saving)::trajectory_row_outside), 1);
+  EXPECT_EQ(report.first_failures.front().first, 2);
+  const auto saved = to_host(out);
+  EXPECT_EQ(std::count(saved.begin(), saved.end(), -7.0), 0) << "both rows filled";
+}
+
+TEST(OdeSaving, ATrajectoryOfTheWrongShapeOrTimesOutOfOrderAreRefusedByName) {
+  ode::Tsit5<SpringAndDecay> stepper;
+  const auto refused = [](auto&& call, const std::string& words) {
+    try {
+      call();
+      ADD_FAILURE() << "no exception; expected " << words;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  Trajectories two_fields("narrow", 4, 10, 2);
+  refused([&] { ode::save_at(stepper, two_fields, 0.0, 0.1); }, "'narrow' has 2 fields, the system has 3 states");
+  Trajectories out("out", 4, 3, 3);
+  refused([&] { ode::save_at(stepper, out, 0.0, 0.0); }, "a positive spacing");
+  Kokkos::View<double*, Mem> times("times", 3);
+  auto host_times = Kokkos::create_mirror_view(times);
+  host_times(0) = 0.0, host_times(1) = 0.5, host_times(2) = 0.5;
+  Kokkos::deep_copy(times, host_times);
+  refused([&] { ode::save_at(stepper, out, times); }, "save time 2 (0.500000) is not finite and above the one before");
+  Kokkos::View<double*, Mem> two_times("two", 2);
+  refused([&] { ode::save_at(stepper, out, two_times); }, "2 contiguous save times needed for the trajectory's 3");
+}
 
 }  // namespace
 }  // namespace eagle::test

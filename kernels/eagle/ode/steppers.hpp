@@ -128,6 +128,7 @@ struct FixedStep {
     input_count = detail::SystemTraits<System>::parameters
   };
   static constexpr bool lane_packs = true;
+  static constexpr bool adaptive = false;
 
   System system{};     ///< the right-hand side, with its uniform parameters
   double dt = 1e-3;    ///< the step
@@ -169,6 +170,7 @@ struct Adaptive {
     state_count,
     input_count = detail::SystemTraits<System>::parameters
   };
+  static constexpr bool adaptive = true;
   /// The status of a sample whose step size fell below h_min.
   static constexpr std::uint8_t step_size_underflow = status::first_model_failure;
 
@@ -184,15 +186,23 @@ struct Adaptive {
 
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
+    const StepStatus tried = attempt(s, p, t_end);
+    return tried.code() == status::running && s[time] >= t_end ? StepStatus::done() : tried;
+  }
+
+  /// One attempted step toward t_stop (at most t_end), landing on it exactly where the step
+  /// reaches it: carry_on (accepted or rejected) or a failure.
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION StepStatus attempt(S& s, const I& p, double t_stop) const {
     constexpr int N = time;
     Values<double, N> y0;
     for (int n = 0; n < N; ++n) y0[n] = s[n];
     const double t0 = s[time];
-    const double rest = t_end - t0;
+    const double rest = t_stop - t0;
     Values<double, N> k[Tableau::stages];
     system(t0, y0, p, k[0]);
     const double asked = math::fmin(s[step_size] > 0.0 ? s[step_size] : first_guess(y0, k[0]), h_max);
-    // A step that would leave less than 1 % of itself to t_end goes there (Hairer's DOPRI5): no
+    // A step that would leave less than 1 % of itself to t_stop goes there (Hairer's DOPRI5): no
     // last step of a rounding error's length, below h_min.
     const double h = asked * 1.01 >= rest ? rest : asked;
     if (!(h >= h_min)) return StepStatus::failed(step_size_underflow);  // NaN too
@@ -211,10 +221,11 @@ struct Adaptive {
     // fmax drops a NaN: a non-finite error shrinks h by factor_min.
     s[step_size] = err == 0.0 ? h * factor_max
                               : h * math::fmin(factor_max, math::fmax(factor_min, safety * math::pow(err, exponent)));
-    if (!(err <= 1.0)) return StepStatus::carry_on();  // rejected: same t, smaller h
-    for (int n = 0; n < N; ++n) s[n] = y1[n];
-    s[time] = h == rest ? t_end : t0 + h;
-    return s[time] >= t_end ? StepStatus::done() : StepStatus::carry_on();
+    if (err <= 1.0) {  // accepted; else the same t, a smaller h
+      for (int n = 0; n < N; ++n) s[n] = y1[n];
+      s[time] = h == rest ? t_stop : t0 + h;
+    }
+    return StepStatus::carry_on();
   }
 
  private:
