@@ -81,8 +81,7 @@ struct Saving : Stepper {
     if constexpr (Stepper::adaptive) {
       const int next = static_cast<int>(s[next_save]);
       const double t_stop = next < trajectory.count ? math::fmin(this->t_end, trajectory.time(next)) : this->t_end;
-      const StepStatus tried = this->attempt(s, p, t_stop);
-      return tried.code() == status::running && s[Stepper::time] >= this->t_end ? StepStatus::done() : tried;
+      return this->attempt(s, p, t_stop);
     } else {
       return Stepper::step(s, p) ? StepStatus::done() : StepStatus::carry_on();
     }

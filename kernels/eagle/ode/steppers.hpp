@@ -186,12 +186,11 @@ struct Adaptive {
 
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
-    const StepStatus tried = attempt(s, p, t_end);
-    return tried.code() == status::running && s[time] >= t_end ? StepStatus::done() : tried;
+    return attempt(s, p, t_end);
   }
 
   /// One attempted step toward t_stop (at most t_end), landing on it exactly where the step
-  /// reaches it: carry_on (accepted or rejected) or a failure.
+  /// reaches it: done once t reaches t_end, else carry_on (accepted or rejected) or a failure.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus attempt(S& s, const I& p, double t_stop) const {
     constexpr int N = time;
@@ -225,7 +224,7 @@ struct Adaptive {
       for (int n = 0; n < N; ++n) s[n] = y1[n];
       s[time] = h == rest ? t_stop : t0 + h;
     }
-    return StepStatus::carry_on();
+    return s[time] >= t_end ? StepStatus::done() : StepStatus::carry_on();
   }
 
  private:
