@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds Kokkos + Kokkos Kernels from the sources in Debian's `trilinos` source package and installs
-# them under a cache folder, so reruns are free. /etc/apt is never touched: the deb-src line lives in
-# a private sources list that points at the system's own mirror.
+# Builds Kokkos + Kokkos Kernels and installs them under a cache folder, so reruns are free.
+# Kokkos 3.4.1 comes from Debian's `trilinos` source package (/etc/apt is never touched: the deb-src
+# line lives in a private sources list that points at the system's own mirror):
 #   release  Serial + OpenMP (the default)
 #   debug    the same with Kokkos' debug mode and View bounds checks
 #   cuda     Serial + OpenMP + CUDA for Ampere (sm_80; its PTX also loads on Hopper), compiled with
 #            Kokkos' nvcc_wrapper after kokkos-3.4.1-cuda13.patch (beside this script) adapts 3.4.1
 #            to CUDA 13. nvcc comes from CUDACXX, PATH or /usr/local/cuda/bin.
+# Kokkos 4.6.01 comes from the upstream release tarballs in EAGLE_KOKKOS4_SOURCES (default: the
+# folder third-party/ in ../shared beside the repository), their checksums checked first:
+#   kokkos4  Serial + OpenMP, C++20 (Kokkos 5's floor), deprecated Kokkos 4 code off
 # Prints nothing but the install prefix on stdout (progress goes to stderr).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -21,14 +24,65 @@ case $variant in
     name=cuda kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
     backends+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_AMPERE80=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON)
     ;;
-  *) echo "usage: $0 [release|debug|cuda]" >&2; exit 2 ;;
+  kokkos4)
+    name=openmp kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
+    backends+=(-DKokkos_ENABLE_DEPRECATED_CODE_4=OFF)
+    ;;
+  *) echo "usage: $0 [release|debug|cuda|kokkos4]" >&2; exit 2 ;;
 esac
 cache=${EAGLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eagle}
-prefix=$cache/kokkos-3.4.1-$name
+version=3.4.1 standard=17
+[[ $variant == kokkos4 ]] && version=4.6.01 standard=20
+prefix=$cache/kokkos-$version-$name
 stamp=$prefix/.eagle-complete
 if [[ -f $stamp ]]; then echo "$prefix"; exit 0; fi
 
 log() { echo "eagle setup: $*" >&2; }
+jobs=$(nproc)
+
+# Kokkos, then Kokkos Kernels compiled by the installed Kokkos' compiler (as users do), into $prefix.
+build_and_install() {
+  local kokkos_src=$1 kernels_src=$2
+  eagle_doing "building Kokkos $version into $prefix" "see the compiler output above; delete $cache to start over"
+  log "building Kokkos $version ($variant) into $prefix"
+  rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels" "$prefix"
+  cmake -S "$kokkos_src" -B "$cache/build-kokkos" "${kokkos_debug[@]}" "${compiler[@]}" \
+    -DCMAKE_CXX_STANDARD=$standard -DCMAKE_INSTALL_PREFIX="$prefix" "${backends[@]}" >&2
+  cmake --build "$cache/build-kokkos" -j "$jobs" >&2
+  cmake --install "$cache/build-kokkos" >&2
+  [[ $variant == cuda ]] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
+
+  eagle_doing "building Kokkos Kernels $version into $prefix" "see the compiler output above; delete $cache to start over"
+  log "building Kokkos Kernels $version (no explicit instantiation) into $prefix"
+  cmake -S "$kernels_src" -B "$cache/build-kokkos-kernels" "${kokkos_debug[@]}" "${compiler[@]}" \
+    -DCMAKE_CXX_STANDARD=$standard -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
+    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
+    -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_ORDINAL_INT=OFF \
+    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_ENABLE_TESTS=OFF >&2
+  cmake --build "$cache/build-kokkos-kernels" -j "$jobs" >&2
+  cmake --install "$cache/build-kokkos-kernels" >&2
+  rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels"
+  touch "$stamp"
+  echo "$prefix"
+}
+
+if [[ $version == 4.* ]]; then
+  here_root=$(cd "$here/../.." && pwd)
+  sources=${EAGLE_KOKKOS4_SOURCES:-$here_root/../shared/third-party}
+  eagle_doing "checking the Kokkos $version tarballs in $sources" \
+    "set EAGLE_KOKKOS4_SOURCES to a folder holding kokkos-$version.tar.xz, kokkos-kernels-$version.tar.xz and their SHA256SUMS"
+  [[ -f $sources/SHA256SUMS ]] || { echo "eagle setup: no $sources/SHA256SUMS; set EAGLE_KOKKOS4_SOURCES to the folder holding the Kokkos $version tarballs" >&2; exit 1; }
+  (cd "$sources" && grep -E " (kokkos|kokkos-kernels)-$version\.tar\.xz\$" SHA256SUMS | sha256sum --quiet -c -) >&2
+  src_dir=$cache/src-$version
+  eagle_doing "extracting the Kokkos $version tarballs into $src_dir" "delete $src_dir and rerun"
+  rm -rf "$src_dir"
+  mkdir -p "$src_dir/kokkos" "$src_dir/kokkos-kernels"
+  tar xf "$sources/kokkos-$version.tar.xz" -C "$src_dir/kokkos" --strip-components=1
+  tar xf "$sources/kokkos-kernels-$version.tar.xz" -C "$src_dir/kokkos-kernels" --strip-components=1
+  build_and_install "$src_dir/kokkos" "$src_dir/kokkos-kernels"
+  exit 0
+fi
+
 apt_dir=$cache/apt
 src_dir=$cache/src
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$src_dir"
@@ -75,27 +129,4 @@ if [[ $variant == cuda ]]; then
   compiler=(-DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper")
 fi
 
-jobs=$(nproc)
-eagle_doing "building Kokkos into $prefix" "see the compiler output above; delete $cache to start over"
-log "building Kokkos ($variant) into $prefix"
-rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels" "$prefix"
-cmake -S "$kokkos_src" -B "$cache/build-kokkos" "${kokkos_debug[@]}" "${compiler[@]}" \
-  -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" "${backends[@]}" >&2
-cmake --build "$cache/build-kokkos" -j "$jobs" >&2
-cmake --install "$cache/build-kokkos" >&2
-# Kokkos Kernels (and eagle) compile with the installed wrapper, as users do.
-[[ $variant == cuda ]] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
-
-eagle_doing "building Kokkos Kernels into $prefix" "see the compiler output above; delete $cache to start over"
-log "building Kokkos Kernels (no explicit instantiation) into $prefix"
-cmake -S "$src_dir/kokkos-kernels" -B "$cache/build-kokkos-kernels" "${kokkos_debug[@]}" "${compiler[@]}" \
-  -DCMAKE_CXX_STANDARD=17 -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
-  -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
-  -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_ORDINAL_INT=OFF \
-  -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_ENABLE_TESTS=OFF >&2
-cmake --build "$cache/build-kokkos-kernels" -j "$jobs" >&2
-cmake --install "$cache/build-kokkos-kernels" >&2
-
-rm -rf "$cache/build-kokkos" "$cache/build-kokkos-kernels"
-touch "$stamp"
-echo "$prefix"
+build_and_install "$kokkos_src" "$src_dir/kokkos-kernels"

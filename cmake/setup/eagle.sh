@@ -2,13 +2,14 @@
 # The README's two commands, on a fresh Debian 12 machine as root:
 #   bash cmake/setup/eagle.sh demo   installs what the demo needs, builds Kokkos (OpenMP) once and
 #                                    only the demo, and runs it; extra arguments go to eagle-demo
-#   bash cmake/setup/eagle.sh test   installs everything, builds and tests both Kokkos flavours
-#                                    (Debian's prebuilt Serial, and the OpenMP build) and builds a
-#                                    consumer project against each, installed and as a subdirectory;
-#                                    then the CUDA flavour (below); then the tests again under
-#                                    ASan+UBSan on the OpenMP build (OpenMP and Serial) and on a Kokkos
-#                                    debug build with View bounds checks; then the fuzzers.
-#                                    Ends with a table of each stage's minutes.
+#   bash cmake/setup/eagle.sh test   installs everything; builds, tests and builds a consumer project
+#                                    against (installed, and as a subdirectory) each flavour:
+#                                    Debian's prebuilt Kokkos 3.4.1 (Serial); Kokkos 4.6.01 (OpenMP +
+#                                    Serial, C++20) from its release tarballs, or Kokkos 3.4.1 with
+#                                    OpenMP where they are absent; the CUDA flavour (below); then the
+#                                    tests again under ASan+UBSan (OpenMP) and on a Kokkos debug build
+#                                    with View bounds checks (Serial), both Kokkos 3.4.1; then the
+#                                    fuzzers. Ends with a table of each stage's minutes.
 # and one for the CUDA flavour alone (also part of `test`):
 #   bash cmake/setup/eagle.sh cuda   builds Kokkos 3.4.1 with CUDA (sm_80) + OpenMP + Serial and the
 #                                    whole project with its nvcc_wrapper, installs eagle into
@@ -17,6 +18,8 @@
 #                                    never initialise Kokkos, and says so. Needs nvcc (CUDACXX, PATH or
 #                                    /usr/local/cuda/bin); `test` skips the flavour with a line when
 #                                    there is none, unless EAGLE_REQUIRE_CUDA=1 (CI) makes that fatal.
+# The Kokkos 4.6.01 tarballs are looked for in EAGLE_KOKKOS4_SOURCES (default ../shared/third-party
+# beside the repository); EAGLE_REQUIRE_KOKKOS4=1 (CI) makes their absence fatal.
 # EAGLE_BUILD_DIR (default <repo>/build) and EAGLE_CACHE (default ~/.cache/eagle) move the outputs.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -52,8 +55,9 @@ if [[ $command == demo ]]; then
   exit 0
 fi
 
-# flavour name -> the CMake argument that selects its Kokkos, and its compiler where not the default
-declare -A kokkos_of=() compiler_of=()
+# flavour name -> the CMake argument that selects its Kokkos, and its compiler and C++ standard where
+# not the defaults
+declare -A kokkos_of=() toolchain_of=()
 if [[ $command == test ]]; then
   eagle_stage "Kokkos 3.4.1 (OpenMP, debug with bounds checks), cached" kokkos debug >/dev/null
   debug_kokkos=$(kokkos debug)
@@ -61,27 +65,43 @@ if [[ $command == test ]]; then
   debian_kokkos=$(dirname "$(dpkg -L libtrilinos-kokkos-dev | grep '/cmake/Kokkos/KokkosConfig.cmake$')")
   kokkos_of=([openmp]="-DKokkos_ROOT=$openmp_kokkos" [debian-serial]="-DKokkos_DIR=$debian_kokkos"
              [openmp-asan]="-DKokkos_ROOT=$openmp_kokkos" [openmp-boundscheck]="-DKokkos_ROOT=$debug_kokkos")
+  # Today's Kokkos where its sources are; Kokkos 3.4.1's OpenMP release build stands in without them
+  # (the sanitizer flavour builds against 3.4.1's OpenMP in either case).
+  main_flavour=openmp
+  kokkos4_sources=${EAGLE_KOKKOS4_SOURCES:-$root/../shared/third-party}
+  if [[ -f $kokkos4_sources/SHA256SUMS ]]; then
+    eagle_stage "Kokkos 4.6.01 (OpenMP, C++20) from its release tarballs, cached" kokkos kokkos4 >/dev/null
+    kokkos_of[kokkos4]="-DKokkos_ROOT=$(kokkos kokkos4)"
+    toolchain_of[kokkos4]="-DCMAKE_CXX_STANDARD=20"
+    main_flavour=kokkos4
+  elif [[ ${EAGLE_REQUIRE_KOKKOS4:-0} == 1 ]]; then
+    echo "eagle setup: no Kokkos 4.6.01 tarballs in $kokkos4_sources; set EAGLE_KOKKOS4_SOURCES to their folder" >&2
+    exit 1
+  else
+    echo "eagle: no Kokkos 4.6.01 tarballs in $kokkos4_sources: the OpenMP flavour uses Kokkos 3.4.1" >&2
+  fi
 fi
 
 build_flavour() {
   local flavour=$1
   shift
   # shellcheck disable=SC2086 # the arguments are words
-  cmake -S "$root" -B "$build/$flavour" -DCMAKE_BUILD_TYPE=Release "${kokkos_of[$flavour]}" ${compiler_of[$flavour]:-} \
+  cmake -S "$root" -B "$build/$flavour" -DCMAKE_BUILD_TYPE=Release "${kokkos_of[$flavour]}" ${toolchain_of[$flavour]:-} \
     -DCMAKE_INSTALL_PREFIX="$build/$flavour-install" "$@"
   cmake --build "$build/$flavour" -j "$jobs"
 }
 
-# Builds and runs tests/consumer against eagle: installed (find_package), installed for a code
-# without MPI (CMake may not look for MPI at all), and as a subdirectory.
+# Builds and runs tests/consumer against eagle: installed (find_package), and on the main flavour
+# also installed for a code without MPI (CMake may not look for MPI at all) and as a subdirectory.
 consumer_checks() {
-  local flavour=$1 variant
+  local flavour=$1 variant variants=(installed)
+  [[ $flavour == "${main_flavour:-}" ]] && variants+=(installed-no-mpi subdirectory)
   cmake --install "$build/$flavour"
-  local compiler=${compiler_of[$flavour]:-}
-  declare -A consumer_args=([installed]="-DCMAKE_PREFIX_PATH=$build/$flavour-install $compiler"
-                            [installed-no-mpi]="-DCMAKE_PREFIX_PATH=$build/$flavour-install -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON $compiler"
-                            [subdirectory]="-DEAGLE_CONSUMER_SOURCE=$root ${kokkos_of[$flavour]} $compiler")
-  for variant in installed installed-no-mpi subdirectory; do
+  local toolchain=${toolchain_of[$flavour]:-}
+  declare -A consumer_args=([installed]="-DCMAKE_PREFIX_PATH=$build/$flavour-install $toolchain"
+                            [installed-no-mpi]="-DCMAKE_PREFIX_PATH=$build/$flavour-install -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON $toolchain"
+                            [subdirectory]="-DEAGLE_CONSUMER_SOURCE=$root ${kokkos_of[$flavour]} $toolchain")
+  for variant in "${variants[@]}"; do
     # shellcheck disable=SC2086 # the arguments are words
     cmake -S "$root/tests/consumer" -B "$build/$flavour-consumer-$variant" -DCMAKE_BUILD_TYPE=Release \
       ${consumer_args[$variant]} -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror"
@@ -110,10 +130,10 @@ cuda_flavour() {
   PATH=$(dirname "$(eagle_find_nvcc)"):$PATH  # nvcc_wrapper calls nvcc by name
   export PATH
   kokkos_of[cuda]="-DKokkos_ROOT=$cuda_kokkos"
-  compiler_of[cuda]="-DCMAKE_CXX_COMPILER=$cuda_kokkos/bin/nvcc_wrapper"
-  # No Serial suite here: through nvcc it is OpenMP's host code again (3 of the stage's 18 minutes).
-  eagle_stage "cuda: build" build_flavour cuda -DEAGLE_WARNINGS_AS_ERRORS=ON "-DEAGLE_TEST_BACKENDS=CUDA;OPENMP"
-  eagle_stage "cuda: consumers (installed, without MPI, subdirectory)" consumer_checks cuda
+  toolchain_of[cuda]="-DCMAKE_CXX_COMPILER=$cuda_kokkos/bin/nvcc_wrapper"
+  # The CUDA suite only: the host suites through nvcc are the other flavours' host code again.
+  eagle_stage "cuda: build" build_flavour cuda -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_TEST_BACKENDS=CUDA
+  eagle_stage "cuda: consumer (installed)" consumer_checks cuda
   if [[ -n $gpu ]]; then
     eagle_stage "cuda: tests on $gpu" run_tests cuda
   else
@@ -143,26 +163,29 @@ if [[ $command == cuda ]]; then
   exit 0
 fi
 
-for flavour in debian-serial openmp; do
+for flavour in debian-serial "$main_flavour"; do
   eagle_stage "$flavour: build" build_flavour "$flavour" -DEAGLE_WARNINGS_AS_ERRORS=ON
-  eagle_stage "$flavour: consumers (installed, without MPI, subdirectory)" consumer_checks "$flavour"
+  consumers="consumer (installed)"
+  [[ $flavour == "$main_flavour" ]] && consumers="consumers (installed, without MPI, subdirectory)"
+  eagle_stage "$flavour: $consumers" consumer_checks "$flavour"
   eagle_stage "$flavour: tests" run_tests "$flavour"
 done
 
 if cuda_wanted; then cuda_flavour; fi
 
 # -O1 -g1: what ASan's authors advise (stacks with lines), and half the compile time of -O2 -g.
+# The checked flavours run eagle's machinery once each, on one backend (the host backends share
+# every line of eagle's code): ASan+UBSan on OpenMP (1, 2 and 3 threads split the work differently),
+# bounds checks on Serial; without the ODE suite, which exercises the steppers' arithmetic, not the
+# machinery (and compiles for 8 minutes under ASan).
 checked=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-         -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_ENABLE_PERF=OFF)
-# The sanitizers run once, on the OpenMP build: its Serial instance runs the same eagle code as
-# Debian's Serial-only Kokkos 3.4.1 (the same sources), so a second ASan build tested nothing new.
-for flavour in openmp-asan openmp-boundscheck; do
-  sanitize=()
-  # shellcheck disable=SC2054 # one CMake argument: the comma separates the sanitizers
-  [[ $flavour == *-asan ]] && sanitize=(-DEAGLE_SANITIZE=address,undefined)
-  eagle_stage "$flavour: build" build_flavour "$flavour" "${checked[@]}" "${sanitize[@]}"
-  eagle_stage "$flavour: tests" run_tests "$flavour"
-done
+         -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_ENABLE_PERF=OFF -DEAGLE_TEST_ODE=OFF)
+# shellcheck disable=SC2054 # one CMake argument: the comma separates the sanitizers
+eagle_stage "openmp-asan: build" build_flavour openmp-asan "${checked[@]}" -DEAGLE_SANITIZE=address,undefined \
+  -DEAGLE_TEST_BACKENDS=OPENMP
+eagle_stage "openmp-asan: tests" run_tests openmp-asan
+eagle_stage "openmp-boundscheck: build" build_flavour openmp-boundscheck "${checked[@]}" -DEAGLE_TEST_BACKENDS=SERIAL
+eagle_stage "openmp-boundscheck: tests" run_tests openmp-boundscheck
 
 fuzz() {
   cmake -S "$root/tests/fuzz" -B "$build/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -88,7 +88,10 @@ eagle::Report run(const eagle::Deployed<eagle::kernels::Oscillator>& deployed, s
 
 void print(const std::string& name, const eagle::Report& r) {
   std::string by_k;
-  for (const auto& [k, launches] : r.launches_by_k) by_k += " " + std::to_string(launches) + "xK=" + std::to_string(k);
+  // Appended piece by piece: GCC 12 in C++20 mode warns falsely (-Wrestrict) on `" " + std::string`.
+  for (const auto& [k, launches] : r.launches_by_k) {
+    by_k.append(" ").append(std::to_string(launches)).append("xK=").append(std::to_string(k));
+  }
   std::printf("%12s: %4lld launches, %5lld steps, exact_steps=%s   (%s, %.3f s; launches by K:%s)\n", name.c_str(),
               static_cast<long long>(r.launches), static_cast<long long>(r.steps), r.exact_steps ? "True" : "False",
               r.loop_nest.c_str(), r.seconds, by_k.c_str());

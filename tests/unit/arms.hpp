@@ -43,14 +43,18 @@ inline std::string arm_name(const ::testing::TestParamInfo<Arm>& info) {
   return k + (info.param.nest == LoopNest::tile ? "_tile" : "_per_sample");
 }
 
+/// "s0", "in3", ...: appended, not `"s" + std::string`, on which GCC 12 in C++20 mode warns falsely
+/// (-Wrestrict).
+inline std::string numbered(const char* prefix, std::size_t f) { return std::string(prefix).append(std::to_string(f)); }
+
 /// Device planes for a host batch, run under an arm, and read back.
 template <class Model>
 struct Planes {
   explicit Planes(const HostBatch& host) {
     for (std::size_t f = 0; f < host.state.size(); ++f)
-      state_planes.push_back(plane<TestSpace>("s" + std::to_string(f), host.state[f]));
+      state_planes.push_back(plane<TestSpace>(numbered("s", f), host.state[f]));
     for (std::size_t f = 0; f < host.inputs.size(); ++f)
-      input_planes.push_back(plane<TestSpace>("in" + std::to_string(f), host.inputs[f]));
+      input_planes.push_back(plane<TestSpace>(numbered("in", f), host.inputs[f]));
   }
   template <std::size_t... S, std::size_t... I>
   Report run(const Model& model, const Arm& arm, std::int64_t max_steps, std::index_sequence<S...>,
