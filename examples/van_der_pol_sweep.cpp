@@ -17,17 +17,19 @@
 #include <cstdlib>
 
 // The user's system: x'' - mu (1 - x^2) x' + x = 0 as y = (x, x'), mu per sample.
+// [snippet system]
 struct VanDerPol {
-  static constexpr const char* name = "van_der_pol";
-  static constexpr int state_count = 2;
-  static constexpr int parameter_count = 1;
-  template <class V>
+  static constexpr const char* name = "van_der_pol";  // kernel labels, checkpoints
+  static constexpr int state_count = 2;               // N: y[0] .. y[N-1]
+  static constexpr int parameter_count = 1;           // P: per-sample inputs p[0] .. p[P-1]
+  template <class V>                                  // double, or a lane pack on the host tile
   KOKKOS_INLINE_FUNCTION void operator()(const V& /*t*/, const eagle::Values<V, 2>& y, const eagle::Values<V, 1>& mu,
                                          eagle::Values<V, 2>& dy) const {
     dy[0] = y[1];
     dy[1] = mu[0] * (1.0 - y[0] * y[0]) * y[1] - y[0];
   }
 };
+// [snippet end]
 
 using View = Kokkos::View<double*>;
 
@@ -37,6 +39,7 @@ View integrate(const Model& model, const View& mu, const char* label) {
   const auto n = static_cast<long>(mu.extent(0));
   View x("x", n), v("v", n), t("t", n), h("h", n), next_save("next_save", n);
   Kokkos::deep_copy(x, 2.0);
+  // [snippet planes]
   const auto planes = [&] {
     if constexpr (Model::state_count == 3)
       return eagle::state(x, v, t);  // fixed steps: y, t
@@ -45,7 +48,10 @@ View integrate(const Model& model, const View& mu, const char* label) {
     else
       return eagle::state(x, v, t, h, next_save);  // saving: and the next save time's index
   }();
+  // [snippet end]
+  // [snippet run]
   const eagle::Report report = eagle::run_until_done(eagle::deploy(model), planes, eagle::inputs(mu), 10000000);
+  // [snippet end]
   std::printf("%-14s %9lld sample-steps in %.3f s, %lld finished, %lld failed\n", label,
               static_cast<long long>(report.sample_steps), report.seconds, static_cast<long long>(report.finished),
               static_cast<long long>(report.failed));
@@ -66,14 +72,16 @@ int main(int argc, char* argv[]) {
       "sweep", n,
       KOKKOS_LAMBDA(const long k) { mu(k) = 0.1 + 4.9 * static_cast<double>(k) / static_cast<double>(n - 1); });
 
+  // [snippet steppers]
   const double t_end = 10.0;
-  eagle::ode::Rk4<VanDerPol> rk4;
+  eagle::ode::Rk4<VanDerPol> rk4;  // fixed steps: state (x, x', t)
   rk4.dt = 1e-3, rk4.t_end = t_end;
-  eagle::ode::Tsit5<VanDerPol> tsit5;
+  eagle::ode::Tsit5<VanDerPol> tsit5;  // adaptive: state (x, x', t, h), h = 0 for a first guess
   eagle::ode::Dopri5<VanDerPol> dopri5;
   tsit5.t_end = dopri5.t_end = t_end;
   tsit5.rtol = dopri5.rtol = 1e-8;
   tsit5.atol = dopri5.atol = 1e-10;
+  // [snippet end]
 
   const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), integrate(rk4, mu, "rk4"));
   const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), integrate(tsit5, mu, "tsit5"));
@@ -83,10 +91,12 @@ int main(int argc, char* argv[]) {
   std::printf("x(%g): the adaptive steppers within %.2e of RK4 (dt 1e-3) on every sample\n", t_end, worst);
 
   // Every sample's trajectory at 100 times from 0 to t_end (samples x times x (x, x')), as CSV.
-  Kokkos::View<double***> out("trajectories", n, 100, 2);
+  // [snippet saving]
+  Kokkos::View<double***> out("trajectories", n, 100, 2);  // samples x times x (x, x')
   Kokkos::deep_copy(out, std::nan(""));
-  const auto end = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), integrate(eagle::ode::save_at(tsit5, out, 0.0, t_end / 99), mu, "tsit5 saving"));
+  const auto saving = eagle::ode::save_at(tsit5, out, 0.0, t_end / 99);  // t = 0, t_end / 99, ..., t_end
+  // [snippet end]
+  const auto end = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), integrate(saving, mu, "tsit5 saving"));
   const auto saved = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   const auto mu_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mu);
   std::FILE* csv = std::fopen("van_der_pol_trajectories.csv", "w");

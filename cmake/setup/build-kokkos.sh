@@ -10,6 +10,8 @@
 # Kokkos 4.6.01 comes from the upstream release tarballs in EAGLE_KOKKOS4_SOURCES (default: the
 # folder third-party/ in ../shared beside the repository), their checksums checked first:
 #   kokkos4  Serial + OpenMP, C++20 (Kokkos 5's floor), deprecated Kokkos 4 code off
+#   hip      Serial + HIP for AMD's MI200 class (gfx90a; EAGLE_HIP_ARCH=GFX942 for MI300), compiled
+#            with Debian's hipcc; rocThrust is not packaged, so Kokkos is told not to look for it
 # Prints nothing but the install prefix on stdout (progress goes to stderr).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -28,11 +30,21 @@ case $variant in
     name=openmp kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
     backends+=(-DKokkos_ENABLE_DEPRECATED_CODE_4=OFF)
     ;;
-  *) echo "usage: $0 [release|debug|cuda|kokkos4]" >&2; exit 2 ;;
+  hip)
+    arch=${EAGLE_HIP_ARCH:-GFX90A}
+    name=hip-${arch,,} kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
+    backends=(-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_HIP=ON "-DKokkos_ARCH_AMD_$arch=ON"
+              -DKokkos_ENABLE_ROCTHRUST=OFF -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF)
+    eagle_doing "finding hipcc" "install Debian's hipcc and libamdhip64-dev"
+    command -v hipcc >/dev/null || { echo "eagle setup: no hipcc; apt-get install hipcc libamdhip64-dev" >&2; exit 1; }
+    compiler=(-DCMAKE_CXX_COMPILER=hipcc)
+    ;;
+  *) echo "usage: $0 [release|debug|cuda|kokkos4|hip]" >&2; exit 2 ;;
 esac
 cache=${EAGLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eagle}
 version=3.4.1 standard=17
 [[ $variant == kokkos4 ]] && version=4.6.01 standard=20
+[[ $variant == hip ]] && version=4.6.01
 prefix=$cache/kokkos-$version-$name
 stamp=$prefix/.eagle-complete
 if [[ -f $stamp ]]; then echo "$prefix"; exit 0; fi

@@ -18,6 +18,12 @@
 #                                    never initialise Kokkos, and says so. Needs nvcc (CUDACXX, PATH or
 #                                    /usr/local/cuda/bin); `test` skips the flavour with a line when
 #                                    there is none, unless EAGLE_REQUIRE_CUDA=1 (CI) makes that fatal.
+# and one for AMD GPUs (not part of `test`: CI's 2 cores cannot pay for a second device flavour):
+#   bash cmake/setup/eagle.sh hip    installs Debian's hipcc, builds Kokkos 4.6.01 with HIP (gfx90a,
+#                                    EAGLE_HIP_ARCH=GFX942 for MI300) + Serial and the project with
+#                                    hipcc, installs it into build/hip-install and builds the consumer
+#                                    against it; runs every test where an AMD GPU is (/dev/kfd), else
+#                                    only those that never initialise Kokkos, and says so.
 # The Kokkos 4.6.01 tarballs are looked for in EAGLE_KOKKOS4_SOURCES (default ../shared/third-party
 # beside the repository); EAGLE_REQUIRE_KOKKOS4=1 (CI) makes their absence fatal.
 # EAGLE_BUILD_DIR (default <repo>/build) and EAGLE_CACHE (default ~/.cache/eagle) move the outputs.
@@ -28,8 +34,8 @@ build=${EAGLE_BUILD_DIR:-$root/build}
 jobs=$(nproc)
 command=${1:-}
 case $command in
-  demo | test | cuda) shift ;;
-  *) echo "usage: $0 demo [eagle-demo options]|test|cuda" >&2; exit 2 ;;
+  demo | test | cuda | hip) shift ;;
+  *) echo "usage: $0 demo [eagle-demo options]|test|cuda|hip" >&2; exit 2 ;;
 esac
 trap eagle_stage_table EXIT
 
@@ -38,7 +44,7 @@ packages=$command
 eagle_stage "installing Debian packages ($packages)" bash "$root/cmake/setup/install-debian-packages.sh" "$packages"
 # The Kokkos builds are cached: the stage builds once, the second call only prints the prefix.
 kokkos() { bash "$root/cmake/setup/build-kokkos.sh" "$@"; }
-if [[ $command != cuda ]]; then
+if [[ $command == demo || $command == test ]]; then
   eagle_stage "Kokkos 3.4.1 (OpenMP) from Debian's sources, cached" kokkos release >/dev/null
   openmp_kokkos=$(kokkos release)
 fi
@@ -106,7 +112,7 @@ consumer_checks() {
     cmake -S "$root/tests/consumer" -B "$build/$flavour-consumer-$variant" -DCMAKE_BUILD_TYPE=Release \
       ${consumer_args[$variant]} -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror"
     cmake --build "$build/$flavour-consumer-$variant" -j "$jobs"
-    [[ $flavour == cuda && -z $gpu ]] && continue  # built and linked; running needs the GPU
+    [[ $flavour == cuda || $flavour == hip ]] && [[ -z ${gpu_of[$flavour]} ]] && continue  # running needs the GPU
     (cd "$build/$flavour-consumer-$variant" && ctest --output-on-failure)
   done
 }
@@ -118,8 +124,22 @@ run_tests() {
   (cd "$build/$flavour" && ctest --output-on-failure -j "$jobs" "$@")
 }
 
-# A GPU this machine can run on (its name), or nothing.
-gpu=$( (nvidia-smi -L 2>/dev/null || true) | head -n1)
+# The GPU each device flavour can run on here (its name), or nothing.
+declare -A gpu_of=([cuda]=$( (nvidia-smi -L 2>/dev/null || true) | head -n1) [hip]="")
+[[ -e /dev/kfd ]] && gpu_of[hip]="an AMD GPU (/dev/kfd)"
+
+# Runs every test of a device flavour where its GPU is; without one, only the "pure" tests (no
+# Kokkos initialisation: a device-enabled Kokkos asks the driver for devices first), and says so.
+device_tests() {
+  local flavour=$1 gpu=${gpu_of[$1]} built
+  if [[ -n $gpu ]]; then
+    eagle_stage "$flavour: tests on $gpu" run_tests "$flavour"
+  else
+    built=$(cd "$build/$flavour" && ctest -N -LE pure | awk '/Total Tests:/ {print $3}')
+    eagle_stage "$flavour: tests that need no GPU" run_tests "$flavour" -L pure
+    echo "eagle: no GPU here: the $flavour flavour's other $built tests and its consumers were built and linked, not run" >&2
+  fi
+}
 
 # The CUDA flavour: the same sources through nvcc. Without a GPU only the "pure" tests (no Kokkos
 # initialisation) can run: Kokkos::initialize needs a CUDA device once CUDA is enabled.
@@ -134,14 +154,17 @@ cuda_flavour() {
   # The CUDA suite only: the host suites through nvcc are the other flavours' host code again.
   eagle_stage "cuda: build" build_flavour cuda -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_TEST_BACKENDS=CUDA
   eagle_stage "cuda: consumer (installed)" consumer_checks cuda
-  if [[ -n $gpu ]]; then
-    eagle_stage "cuda: tests on $gpu" run_tests cuda
-  else
-    local built
-    built=$(cd "$build/cuda" && ctest -N -LE pure | awk '/Total Tests:/ {print $3}')
-    eagle_stage "cuda: tests that need no GPU" run_tests cuda -L pure
-    echo "eagle: no GPU here: the CUDA flavour's other $built tests and its consumers were built and linked, not run" >&2
-  fi
+  device_tests cuda
+}
+
+# The HIP flavour: the same sources through hipcc, against Kokkos 4.6.01 (3.4.1 predates ROCm 5).
+hip_flavour() {
+  eagle_stage "Kokkos 4.6.01 (HIP ${EAGLE_HIP_ARCH:-GFX90A} + Serial) from its release tarballs, cached" kokkos hip >/dev/null
+  kokkos_of[hip]="-DKokkos_ROOT=$(kokkos hip)"
+  toolchain_of[hip]="-DCMAKE_CXX_COMPILER=hipcc"
+  eagle_stage "hip: build" build_flavour hip -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_TEST_BACKENDS=HIP
+  eagle_stage "hip: consumer (installed)" consumer_checks hip
+  device_tests hip
 }
 
 # Whether to build the CUDA flavour: yes where nvcc is; without it, a line, and a failure when the
@@ -162,6 +185,10 @@ if [[ $command == cuda ]]; then
   cuda_flavour
   exit 0
 fi
+if [[ $command == hip ]]; then
+  hip_flavour
+  exit 0
+fi
 
 for flavour in debian-serial "$main_flavour"; do
   eagle_stage "$flavour: build" build_flavour "$flavour" -DEAGLE_WARNINGS_AS_ERRORS=ON
@@ -170,6 +197,8 @@ for flavour in debian-serial "$main_flavour"; do
   eagle_stage "$flavour: $consumers" consumer_checks "$flavour"
   eagle_stage "$flavour: tests" run_tests "$flavour"
 done
+eagle_stage "API reference (doxygen; an undocumented public entity fails)" \
+  cmake --build "$build/$main_flavour" --target docs
 
 if cuda_wanted; then cuda_flavour; fi
 

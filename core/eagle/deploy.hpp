@@ -10,9 +10,9 @@ namespace eagle {
 /// loop nest that runs the steps.
 template <class Model>
 struct Deployed {
-  Model model;
-  Steps steps;
-  LoopNest nest;
+  Model model;    ///< the step body and its uniform parameters
+  Steps steps;    ///< steps each launch fuses: a fixed K, or auto
+  LoopNest nest;  ///< the loop nest that runs a launch's steps
 };
 
 /// Binds a model to a steps setting and a loop nest. The defaults are the fastest safe choice on

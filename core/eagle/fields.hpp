@@ -14,13 +14,15 @@ namespace eagle {
 /// N planes of the same type and memory space; `T` is const for read-only inputs.
 template <class T, int N, class MemorySpace>
 struct Fields {
-  using value_type = T;
-  using memory_space = MemorySpace;
-  using plane_type = Kokkos::View<T*, MemorySpace>;
-  static constexpr int count = N;
+  using value_type = T;                              ///< a plane's element type (const for inputs)
+  using memory_space = MemorySpace;                  ///< where every plane lives
+  using plane_type = Kokkos::View<T*, MemorySpace>;  ///< one plane: a rank-1 View, one element per sample
+  static constexpr int count = N;                    ///< the number of planes
 
+  /// The planes, in the model's field order.
   Kokkos::Array<plane_type, static_cast<std::size_t>(N)> planes;
 
+  /// Plane `f` (a field index of the model).
   KOKKOS_INLINE_FUNCTION const plane_type& operator[](int f) const { return planes[f]; }
 };
 

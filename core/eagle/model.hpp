@@ -45,16 +45,16 @@ using Values = Kokkos::Array<T, static_cast<std::size_t>(N)>;
 
 /// Where a step is: the sample's index in the caller's batch and the step it takes (0: its first).
 struct StepContext {
-  std::int64_t sample;
-  std::int64_t step;
+  std::int64_t sample;  ///< the sample's index in the caller's batch (over MPI ranks: in the whole batch)
+  std::int64_t step;    ///< the step the sample is taking, 0 for its first
 };
 
 /// Compile-time facts about a model, checked once so errors read well.
 template <class Model>
 struct ModelTraits {
-  using scalar_type = typename Model::scalar_type;
-  static constexpr int state_count = static_cast<int>(Model::state_count);
-  static constexpr int input_count = static_cast<int>(Model::input_count);
+  using scalar_type = typename Model::scalar_type;                          ///< every plane's element type
+  static constexpr int state_count = static_cast<int>(Model::state_count);  ///< state fields per sample
+  static constexpr int input_count = static_cast<int>(Model::input_count);  ///< input fields per sample (0: none)
 
   static_assert(std::is_floating_point<scalar_type>::value, "eagle: Model::scalar_type must be a floating-point type");
   static_assert(state_count > 0, "eagle: a model needs at least one state field");
@@ -62,6 +62,7 @@ struct ModelTraits {
   static_assert(std::is_trivially_copyable<Model>::value,
                 "eagle: a model is copied to the device; it must be trivially copyable");
 
+  /// The model's name, as kernel labels, reports and checkpoints give it.
   static const char* name() { return Model::name; }
 };
 

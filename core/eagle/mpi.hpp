@@ -36,8 +36,11 @@ inline Partition partition(MPI_Comm comm, std::int64_t total) {
 
 /// A rank's report and the job's.
 struct Reports {
+  /// This rank's report.
   Report local;
+  /// The job's report: every rank's reduced (eagle::mpi::reduce), the same on every rank.
   Report global;
+  /// This rank's part of the batch.
   Partition part{0, 0, 0};
   std::int64_t chunks_stolen = 0;         ///< (run_balanced) chunks this rank ran for other ranks
   std::int64_t chunks_stolen_global = 0;  ///< summed over ranks

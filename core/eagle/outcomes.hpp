@@ -21,9 +21,9 @@ namespace eagle {
 ///    of the run its checkpoint belongs to).
 template <class Mem>
 struct Outcomes {
-  Kokkos::View<bool*, Mem> terminated;
-  Kokkos::View<std::uint8_t*, Mem> status;
-  Kokkos::View<std::int64_t*, Mem> steps_taken;
+  Kokkos::View<bool*, Mem> terminated;           ///< per sample: terminated (read on entry, written on exit)
+  Kokkos::View<std::uint8_t*, Mem> status;       ///< per sample: how it ended (an eagle::status or model failure code)
+  Kokkos::View<std::int64_t*, Mem> steps_taken;  ///< per sample: the steps it took in this run
 };
 
 /// Outcome planes for `n` samples, every sample unterminated.

@@ -29,7 +29,7 @@ using Observer = std::function<void(const Progress&)>;
 /// the finishing curve can be extrapolated; before that only `at_most`, the cap bound (steps left
 /// before max_steps at the recent time per step), is known. Negative values: nothing to say yet.
 struct Eta {
-  bool known = false;
+  bool known = false;     ///< whether `seconds` holds an estimate (0 once the run is done)
   double seconds = -1.0;  ///< the estimate, when known
   double at_most = -1.0;  ///< the cap bound
 };
@@ -138,6 +138,7 @@ inline Eta estimate_time_left(const std::vector<Progress>& history) {
 /// costs little and the early part of the curve keeps its weight.
 class ProgressHistory {
  public:
+  /// Remembers launch `p` as the latest, dropping and thinning as above.
   void push(const Progress& p) {
     if (latest_is_extra_) points_.pop_back();
     latest_is_extra_ = seen_ % stride_ != 0;
@@ -149,6 +150,7 @@ class ProgressHistory {
     points_ = std::move(thinned);
     stride_ *= 2;
   }
+  /// The launches remembered, oldest first, the latest last.
   const std::vector<Progress>& points() const { return points_; }
 
  private:
@@ -165,9 +167,11 @@ class ProgressHistory {
 /// every `interval` seconds and ended when the run is done.
 class ProgressLine {
  public:
+  /// A line labelled `[label]` on `out`; `quiet_for` and `interval` in seconds of the run's clock.
   explicit ProgressLine(std::string label, std::FILE* out = stderr, double quiet_for = 1.0, double interval = 0.25)
       : label_(std::move(label)), out_(out), quiet_for_(quiet_for), interval_(interval) {}
 
+  /// Takes one launch's progress: redraws the line when due (as above), ends it on the last launch.
   void operator()(const Progress& p) {
     history_.push(p);
     const bool last = p.active == 0 || p.steps_done >= p.max_steps;

@@ -25,6 +25,7 @@ struct Report {
   std::int64_t unfinished = 0;           ///< samples still running when the cap stopped the run
   std::int64_t failed = 0;               ///< samples stopped by a failure (see status.hpp)
   std::map<int, std::int64_t> failures;  ///< failed samples by status code
+  /// The most failed samples `first_failures` names.
   static constexpr std::size_t failures_named = 8;
   std::vector<std::pair<std::int64_t, int>> first_failures;  ///< (sample, code), the first few
 
@@ -59,10 +60,12 @@ struct Report {
   /// them back as RunOptions::launch_costs and the same batch gets the same launches.
   std::optional<LaunchCosts> launch_costs;
 
-  /// Finished samples (eagle/compaction.hpp): the mode, what was done after each launch ("none",
-  /// "map", "reorder": how often) and the rule's reasoning the last time each was done.
+  /// Finished samples (eagle/compaction.hpp): the mode ("off", "map", "reorder" or "auto"; "off"
+  /// also where the batch has too many rows to compact).
   std::string compaction;
+  /// What was done after each launch ("none", "map", "reorder"): how often.
   std::map<std::string, std::int64_t> compaction_actions;
+  /// Each action taken ("none", "map", "reorder"): the rule's reasoning the last time it was taken.
   std::map<std::string, std::string> compaction_why;
   std::string compaction_costs;       ///< where the automatic rule's constants came from
   std::int64_t rows_moved = 0;        ///< rows swapped by reorders (and revival)

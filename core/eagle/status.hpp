@@ -13,10 +13,13 @@ namespace eagle {
 /// What a step that can fail returns.
 class StepStatus {
  public:
+  /// The sample goes on stepping (status::running).
   KOKKOS_INLINE_FUNCTION static StepStatus carry_on() { return StepStatus(status::running); }
+  /// The sample is done (status::finished).
   KOKKOS_INLINE_FUNCTION static StepStatus done() { return StepStatus(status::finished); }
   /// `reason` is the model's own code, >= status::first_model_failure.
   KOKKOS_INLINE_FUNCTION static StepStatus failed(std::uint8_t reason) { return StepStatus(reason); }
+  /// The status code: status::running, status::finished or the model's failure code.
   KOKKOS_INLINE_FUNCTION std::uint8_t code() const { return code_; }
 
  private:

@@ -35,11 +35,11 @@ namespace eagle {
 /// What one launch did: its step count and the active samples before and after it; where it was
 /// timed, the slots it visited and its wall time.
 struct LaunchRecord {
-  std::int64_t k = 0;
-  std::int64_t active_before = 0;
-  std::int64_t active_after = 0;
-  std::int64_t visited = 0;  ///< slots visited, finished ones too
-  double seconds = 0.0;      ///< wall time with the running count back on the host; 0: not timed
+  std::int64_t k = 0;              ///< steps the launch asked for
+  std::int64_t active_before = 0;  ///< samples running when it started
+  std::int64_t active_after = 0;   ///< samples still running when it ended
+  std::int64_t visited = 0;        ///< slots visited, finished ones too
+  double seconds = 0.0;            ///< wall time with the running count back on the host; 0: not timed
 };
 
 /// Seconds a launch spends on the run's execution space, for the run's model and loop nest
@@ -51,7 +51,7 @@ struct LaunchCosts {
   double masked_step_seconds = 0.0;  ///< each step a finished sample's lane idles until the launch ends
   /// Each finished sample a launch still visits (no compaction yet): its flag read, its work item ended.
   double finished_sample_seconds = 0.0;
-  bool measured = false;
+  bool measured = false;  ///< false: the figures are unknown and the masked-work budget decides
 
   /// Each running sample, a launch of k steps on the rung that runs them (the top rung past it): a
   /// sample's state is loaded once, and each step costs what one of the rung's own steps costs, so
@@ -104,6 +104,8 @@ struct AutoStepsInput {
   LaunchCosts costs{};                       ///< what launches cost on the space, if measured
 };
 
+/// The steps = auto rule of one sample per work item: each launch's K from the launches before it
+/// (the cost model at the top of this header).
 struct AutoSteps {
   /// Without measured costs: the largest expected fraction of a launch's lane-steps spent masked on
   /// samples already finished.

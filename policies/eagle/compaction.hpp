@@ -57,6 +57,7 @@ struct CompactionCosts {
 
 /// What the rule sees after a launch.
 struct CompactionInput {
+  /// What the run asked for.
   Compaction mode = Compaction::automatic;
   std::int64_t slots = 0;          ///< slots the next launch would visit as things stand
   std::int64_t active = 0;         ///< unfinished samples among them
@@ -65,18 +66,22 @@ struct CompactionInput {
   /// A finished slot's lane idling through the next launch beside a running one: the launch's steps
   /// at a masked step's price (LaunchCosts; 0 where not measured, and near 0 on a host).
   double idle_lane_seconds = 0.0;
+  /// Lanes that step in lockstep, a finished one idling beside a running one: a warp on NVIDIA
+  /// (32), a wavefront on AMD's MI200/MI300 class (64); 1 where each sample runs on its own (a host
+  /// thread visits rows one by one). The run sets it from the execution space.
+  int lockstep_lanes = 32;
 };
 
-/// Lanes that step in lockstep on a GPU: a warp (NVIDIA; AMD's wavefronts are wider). Only matters
-/// where an idle lane costs anything (`CompactionInput::idle_lane_seconds`).
-inline constexpr int lockstep_lanes = 32;
-
+/// The rule's choice after a launch: what to do about finished slots, its cost and saving, and why.
 struct CompactionDecision {
+  /// What is done before the next launch: nothing, an active-set map that later launches visit the
+  /// unfinished samples through, or the unfinished samples' rows swapped into a dense block at the front.
   enum class Action { none, map, reorder };
+  /// The chosen action.
   Action action = Action::none;
   double cost_seconds = 0.0;    ///< what the chosen action costs now
   double saving_seconds = 0.0;  ///< what it is expected to save
-  std::string why;
+  std::string why;              ///< the reasoning in words (costs and savings in microseconds)
 };
 
 inline const char* describe(CompactionDecision::Action a) {
@@ -109,7 +114,7 @@ inline CompactionDecision decide_compaction(const CompactionInput& in, const Com
   const auto active = static_cast<double>(in.active);
   const double ahead = std::max(1.0, in.launches_ahead);
   // A finished slot idles a lane when any other of its group runs: slots in random order.
-  const double beside_running = 1.0 - std::pow(1.0 - active / slots, lockstep_lanes - 1);
+  const double beside_running = 1.0 - std::pow(1.0 - active / slots, std::max(1, in.lockstep_lanes) - 1);
   const double per_dead_slot = c.visit_per_slot + beside_running * in.idle_lane_seconds;
   // A map costs one scan launch; a reorder four (a count, two scans, the swaps).
   const double scan = c.launch_seconds + slots * c.scan_per_slot;

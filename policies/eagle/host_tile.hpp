@@ -17,19 +17,20 @@
 
 namespace eagle {
 
-/// Per-core data cache sizes in bytes (0: unknown) and where they came from.
+/// Per-core data cache sizes in bytes (0: unknown; a cache shared by several cores counts for its
+/// share per core) and where they came from.
 struct CacheSizes {
-  std::int64_t l1d = 0;
-  std::int64_t l2 = 0;
-  std::int64_t l3 = 0;
-  std::string source = "none";
+  std::int64_t l1d = 0;         ///< level 1 data cache
+  std::int64_t l2 = 0;          ///< level 2 cache, the one the tile rule sizes tiles by
+  std::int64_t l3 = 0;          ///< level 3 cache
+  std::string source = "none";  ///< "hwloc" (or why hwloc failed); "none" where not read
 };
 
 /// How a tile was sized: lanes per tile, tiles in the partition, and why.
 struct TilePlan {
-  std::int64_t lanes = 0;
-  std::int64_t tiles = 0;
-  std::string why;
+  std::int64_t lanes = 0;  ///< samples per tile, a power of two in [min_tile_lanes, max_tile_lanes]
+  std::int64_t tiles = 0;  ///< tiles covering the partition, the last possibly shorter
+  std::string why;         ///< how the size was chosen: the L2 and its source, or the override asked
 };
 
 /// Tile sizes are powers of two from min_tile_lanes to max_tile_lanes: a tile is the unit of work
@@ -50,8 +51,8 @@ struct TileRule {
   double l2_fraction = 0.25;
   /// L2 caches outside [min_l2, max_l2] bytes are not believed; default_l2 is used then.
   std::int64_t min_l2 = 64 * 1024;
-  std::int64_t max_l2 = 64 * 1024 * 1024;
-  std::int64_t default_l2 = 512 * 1024;
+  std::int64_t max_l2 = 64 * 1024 * 1024;  ///< the largest L2 believed, in bytes
+  std::int64_t default_l2 = 512 * 1024;    ///< the L2 assumed, in bytes, where the one given is not believed
 
   /// Tiles of the partition for samples whose tile working set is `bytes_per_sample`;
   /// `lanes_override` > 0 asks for a tile size (API or EAGLE_TILE_LANES), rounded down to a

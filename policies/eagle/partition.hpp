@@ -10,10 +10,12 @@ namespace eagle {
 
 /// A rank's contiguous part [begin, end) of a batch of `total` samples.
 struct Partition {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
-  std::int64_t total = 0;
+  std::int64_t begin = 0;  ///< the part's first sample, as an index into the whole batch
+  std::int64_t end = 0;    ///< one past the part's last sample
+  std::int64_t total = 0;  ///< samples in the whole batch
 
+  /// The part [begin_, end_) of `total_` samples; throws std::invalid_argument unless
+  /// 0 <= begin_ <= end_ <= total_.
   Partition(std::int64_t begin_, std::int64_t end_, std::int64_t total_) : begin(begin_), end(end_), total(total_) {
     if (begin < 0 || begin > end || end > total) {
       throw std::invalid_argument("eagle::Partition: need 0 <= begin <= end <= total, got begin " +
@@ -21,6 +23,7 @@ struct Partition {
                                   std::to_string(total));
     }
   }
+  /// Samples in the part.
   std::int64_t size() const { return end - begin; }
 
   /// Part `rank` of `ranks` contiguous parts of a batch of `total` samples, balanced: the first

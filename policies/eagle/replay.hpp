@@ -15,24 +15,32 @@
 
 namespace eagle {
 
+/// What a replay needs: each sample's finish step, the space's concurrency and the policies a run
+/// would apply.
 struct ReplayInput {
   /// Per sample, the steps it takes to finish: 0 for one terminated on entry; above max_steps for
   /// one the cap stops.
   std::vector<std::int64_t> finish_steps;
+  /// The cap, in steps.
   std::int64_t max_steps = 0;
   std::int64_t concurrency = 1;  ///< samples the space advances at once
   std::int64_t fixed_k = 0;      ///< steps per launch; 0: steps = auto
   AutoSteps rule{};              ///< the auto rule
   LaunchCosts launch_costs{};    ///< what the auto rule weighs (the run's RunOptions::launch_costs)
+  /// The compaction mode the replay applies.
   Compaction compaction = Compaction::off;
   CompactionCosts compaction_costs{};  ///< what the automatic compaction rule weighs
   std::int64_t bytes_per_row = 0;      ///< a sample's row of planes, for the compaction rule
-  /// Lanes that advance in lockstep (a GPU warp: 32) for `warp_lane_steps`; 0: not counted.
+  /// Lanes that advance in lockstep (a GPU warp: 32) for `warp_lane_steps` and the compaction
+  /// rule; 0: each sample on its own, as on a host (lane-steps not counted).
   std::int64_t warp = 0;
 };
 
+/// The launches a replay made and the work they did, counted as a run's report counts them.
 struct ReplayResult {
+  /// Every launch, oldest first, untimed (no slots visited, no seconds).
   std::vector<LaunchRecord> history;
+  /// Launches by the steps each asked for.
   std::map<std::int64_t, std::int64_t> launches_by_k;
   std::int64_t steps = 0;          ///< steps asked for, launch by launch
   std::int64_t sample_steps = 0;   ///< steps the samples took
@@ -115,7 +123,8 @@ inline ReplayResult replay(const ReplayInput& in) {
     const CompactionDecision decision =
         decide_compaction({in.compaction, slots, after, in.bytes_per_row,
                            expected_launches_ahead(after, r.history.back().active_before - after, launches_left),
-                           in.fixed_k > 0 ? 0.0 : static_cast<double>(k) * in.launch_costs.masked_step_seconds},
+                           in.fixed_k > 0 ? 0.0 : static_cast<double>(k) * in.launch_costs.masked_step_seconds,
+                           static_cast<int>(in.warp > 0 ? in.warp : 1)},
                           in.compaction_costs);
     if (decision.action == CompactionDecision::Action::map) {
       r.scanned_slots += slots;

@@ -9,6 +9,7 @@ namespace eagle {
 /// The steps-per-launch setting of a deployed model: a fixed K, or automatic (the default).
 class Steps {
  public:
+  /// Whether every launch fuses the same K (fixed) or eagle picks K launch by launch (automatic).
   enum class Kind { fixed, automatic };
 
   /// Every launch fuses `k` steps (the last one is cut short at the cap).
@@ -22,6 +23,7 @@ class Steps {
   /// eagle picks K launch by launch (see auto_steps.hpp and host_tile.hpp).
   static Steps automatic() { return Steps(Kind::automatic, 0); }
 
+  /// Fixed or automatic.
   Kind kind() const { return kind_; }
   /// The fixed K; 0 when automatic.
   long long k() const { return k_; }

@@ -17,7 +17,8 @@ int main(int argc, char* argv[]) {
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
     const std::int64_t total = 1001;  // odd: the parts differ in size
-    const eagle::Partition part = eagle::mpi::partition(MPI_COMM_WORLD, total);
+    // [snippet partition]
+    const eagle::Partition part = eagle::mpi::partition(MPI_COMM_WORLD, total);  // balanced, contiguous
     Kokkos::View<double*> y("y", part.size()), lambda("lambda", part.size());
     Kokkos::deep_copy(y, 1.0);
     auto lambda_host = Kokkos::create_mirror_view(lambda);
@@ -25,9 +26,11 @@ int main(int argc, char* argv[]) {
     Kokkos::deep_copy(lambda, lambda_host);
 
     const Decay model;
+    // reports.local: this rank's report; reports.global: the job's, reduced once
     const eagle::mpi::Reports reports = eagle::mpi::run_until_done(
         MPI_COMM_WORLD, part, Kokkos::DefaultExecutionSpace(), eagle::deploy(model, eagle::Steps::automatic()),
         eagle::state(y), eagle::inputs(lambda), 100000);
+    // [snippet end]
 
     auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     int wrong = 0;

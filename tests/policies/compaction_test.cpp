@@ -115,6 +115,15 @@ TEST(Compaction, IdleLanesBesideRunningOnesMakeCompactionPay) {
   const auto s = decide_compaction(sparse, c);
   EXPECT_NEAR(s.saving_seconds, 999 * (1e-9 + (1.0 - std::pow(0.999, 31)) * 16e-9), 1e-18);
   EXPECT_EQ(s.action, Action::map);
+  // In an AMD wavefront of 64 the running slot is beside twice as many: 6.1 %, 1.97 us saved.
+  CompactionInput wavefront = sparse;
+  wavefront.lockstep_lanes = 64;
+  EXPECT_NEAR(decide_compaction(wavefront, c).saving_seconds, 999 * (1e-9 + (1.0 - std::pow(0.999, 63)) * 16e-9),
+              1e-18);
+  // Where samples run on their own (a host thread's rows) nothing idles: 999 visits, 1 us: none.
+  CompactionInput alone = sparse;
+  alone.lockstep_lanes = 1;
+  EXPECT_EQ(decide_compaction(alone, c).action, Action::none);
 }
 
 TEST(Compaction, LaunchesAheadFollowTheFinishRate) {

@@ -23,6 +23,17 @@ namespace eagle::detail {
 template <class ExecSpace>
 inline constexpr bool is_host_space = std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
 
+/// Lanes of ExecSpace that step in lockstep: its widest team vector on a device (a warp, a
+/// wavefront: Kokkos says which), 1 on a host, where each thread visits its rows one by one.
+template <class ExecSpace>
+int lockstep_lanes() {
+  if constexpr (is_host_space<ExecSpace>) {
+    return 1;
+  } else {
+    return Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
+  }
+}
+
 /// Everything a launch needs that stays fixed over a run.
 template <class ExecSpace, class Model, class Mem>
 struct Launcher {

@@ -398,7 +398,7 @@ class Run {
     return decide_compaction(
         {options_.compaction, rows_.count, last.active_after, RowPlanes<T, NS, Mem>::bytes_per_row,
          expected_launches_ahead(last.active_after, last.active_before - last.active_after, launches_left),
-         static_cast<double>(last.k) * weighed_.masked_step_seconds},
+         static_cast<double>(last.k) * weighed_.masked_step_seconds, lockstep_lanes<ExecSpace>()},
         costs);
   }
 

@@ -15,7 +15,7 @@ namespace eagle::kernels {
 
 /// Four 32-bit words.
 struct Philox4x32 {
-  std::uint32_t word[4];
+  std::uint32_t word[4];  ///< the words: a counter going in, random bits coming out
 };
 
 /// Philox4x32-10 of a 128-bit counter under a 64-bit key.
@@ -60,6 +60,7 @@ KOKKOS_INLINE_FUNCTION double uniform_open01(std::uint32_t high, std::uint32_t l
 /// thread count or backend. Distinct for steps below 2^48 and 2^16 blocks (262144 words) a step.
 class RandomStream {
  public:
+  /// The stream of sample `sample` at step `step` under `seed`.
   KOKKOS_INLINE_FUNCTION RandomStream(std::uint64_t seed, std::uint64_t sample, std::uint64_t step)
       : seed_(seed), sample_(sample), step_(step) {}
 

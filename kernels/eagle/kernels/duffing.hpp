@@ -13,20 +13,34 @@
 
 namespace eagle::kernels {
 
+/// The driven, damped Duffing oscillator, RK4, ending at its first upward crossing of x = 0 after
+/// t_min (see the top of this header).
 struct Duffing {
-  static constexpr const char* name = "duffing";
-  using scalar_type = double;
-  enum State : int { x, v, t, state_count };
-  enum Input : int { gamma, input_count };
+  static constexpr const char* name = "duffing";  ///< kernel labels, reports, checkpoints
+  using scalar_type = double;                     ///< every state and input plane holds double
+  /// State fields.
+  enum State : int {
+    x,           ///< position
+    v,           ///< velocity
+    t,           ///< time
+    state_count  ///< state fields per sample
+  };
+  /// Input fields.
+  enum Input : int {
+    gamma,       ///< drive amplitude
+    input_count  ///< input fields per sample
+  };
 
-  double delta = 0.3;
-  double alpha = 1.0;
-  double beta = 1.0;
-  double omega = 1.2;
-  double dt = 1e-2;
+  double delta = 0.3;  ///< damping
+  double alpha = 1.0;  ///< linear stiffness
+  double beta = 1.0;   ///< cubic stiffness
+  double omega = 1.2;  ///< drive angular frequency
+  double dt = 1e-2;    ///< time step
   double t_min = 1.0;  ///< crossings before t_min do not count (the start may sit on the section)
+  /// The crossing is located once |x| <= event_tolerance (or after 30 secant iterations).
   double event_tolerance = 1e-12;
 
+  /// x'' at position xx, velocity vv, time tt under drive amplitude g.
   KOKKOS_INLINE_FUNCTION double accel(double xx, double vv, double tt, double g) const {
     return g * math::cos(omega * tt) - delta * vv - alpha * xx - beta * xx * xx * xx;
   }
@@ -41,6 +55,7 @@ struct Duffing {
     v1 = v0 + h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
   }
 
+  /// One RK4 step of dt; a step that crosses x = 0 upward after t_min ends at the crossing, terminated.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION bool step(S& s, const I& in) const {
     const double x0 = s[x], v0 = s[v], t0 = s[t], g = in[gamma];

@@ -14,14 +14,26 @@
 
 namespace eagle::kernels {
 
+/// A symmetric +-1 random walk from x = 0 that ends when |x| reaches the sample's barrier.
 struct FirstPassage {
-  static constexpr const char* name = "first_passage";
-  using scalar_type = double;
-  enum State : int { x, steps, state_count };
-  enum Input : int { barrier, sample_id, input_count };
+  static constexpr const char* name = "first_passage";  ///< kernel labels, reports, checkpoints
+  using scalar_type = double;                           ///< every state and input plane holds double
+  /// State fields.
+  enum State : int {
+    x,           ///< position (start: 0)
+    steps,       ///< steps taken (start: 0); the step's counter for its random bits
+    state_count  ///< state fields per sample
+  };
+  /// Input fields.
+  enum Input : int {
+    barrier,     ///< the walk ends once |x| reaches it
+    sample_id,   ///< the sample's id, keying its random stream
+    input_count  ///< input fields per sample
+  };
 
-  std::uint64_t seed = 20261130;
+  std::uint64_t seed = 20261130;  ///< the seed of every sample's random stream
 
+  /// One coin flip: x moves by +1 or -1; terminated once |x| >= barrier.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION bool step(S& s, const I& in) const {
     const Philox4x32 r =

@@ -9,20 +9,32 @@
 
 namespace eagle::kernels {
 
+/// The Lorenz system, fixed-step RK4, rho per sample; terminated once t >= t_end.
 struct Lorenz {
-  static constexpr const char* name = "lorenz";
-  using scalar_type = double;
-  enum State : int { x, y, z, t, state_count };
-  enum Input : int { rho, input_count };
-  static constexpr bool lane_packs = true;
+  static constexpr const char* name = "lorenz";  ///< kernel labels, reports, checkpoints
+  using scalar_type = double;                    ///< every state and input plane holds double
+  /// State fields.
+  enum State : int {
+    x,           ///< the system's x
+    y,           ///< the system's y
+    z,           ///< the system's z
+    t,           ///< time
+    state_count  ///< state fields per sample
+  };
+  /// Input fields.
+  enum Input : int {
+    rho,         ///< rho, the Rayleigh number: the swept parameter
+    input_count  ///< input fields per sample
+  };
+  static constexpr bool lane_packs = true;  ///< branch-free: the host tile runs it on SIMD packs
   /// RK4's four stages are one long dependency chain: 3 packs in flight hide it on SSE2 and AVX-512
   /// (Intel Xeon: SSE2 2 packs 1.12x slower; AVX-512 4 packs within noise, 5 and 6 slower).
   static constexpr int packs_in_flight = 3;
 
-  double sigma = 10.0;
-  double beta = 8.0 / 3.0;
-  double dt = 1e-3;
-  double t_end = 1.0;
+  double sigma = 10.0;      ///< sigma, the Prandtl number
+  double beta = 8.0 / 3.0;  ///< beta, the geometric factor
+  double dt = 1e-3;         ///< time step
+  double t_end = 1.0;       ///< each sample terminates once its t reaches t_end
 
   /// The right-hand side at (x, y, z) for this sample's rho: dx, dy, dz.
   template <class V>
@@ -32,6 +44,7 @@ struct Lorenz {
     dz = xx * yy - beta * zz;
   }
 
+  /// One RK4 step of dt; terminated once t >= t_end.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION auto step(S& s, const I& in) const {
     using V = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;

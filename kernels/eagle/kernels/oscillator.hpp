@@ -17,17 +17,29 @@ KOKKOS_INLINE_FUNCTION void oscillator_euler(S& s, const W& omega, double dt) {
   s[2] += dt;
 }
 
+/// The harmonic oscillator, explicit Euler, omega per sample; terminated once t >= t_end.
 struct Oscillator {
-  static constexpr const char* name = "oscillator";
-  using scalar_type = double;
-  enum State : int { x, v, t, state_count };
-  enum Input : int { omega, input_count };
+  static constexpr const char* name = "oscillator";  ///< kernel labels, reports, checkpoints
+  using scalar_type = double;                        ///< every state and input plane holds double
+  /// State fields.
+  enum State : int {
+    x,           ///< position
+    v,           ///< velocity
+    t,           ///< time
+    state_count  ///< state fields per sample
+  };
+  /// Input fields.
+  enum Input : int {
+    omega,       ///< angular frequency
+    input_count  ///< input fields per sample
+  };
 
   static constexpr bool lane_packs = true;  ///< branch-free: the host tile runs it on SIMD packs
 
   double t_end = 1.0;  ///< each sample terminates once its time reaches t_end
   double dt = 1e-3;    ///< time step
 
+  /// One Euler step of dt; terminated once t >= t_end.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION auto step(S& s, const I& in) const {
     oscillator_euler(s, in[omega], dt);
@@ -38,15 +50,27 @@ struct Oscillator {
 /// The same oscillator, each sample with its own end time (an input), so batches can hold samples
 /// of very different lengths (spread batches: t_end = (length - 1/2) dt, safe from rounding).
 struct OscillatorUntil {
-  static constexpr const char* name = "oscillator_until";
-  using scalar_type = double;
-  enum State : int { x, v, t, state_count };
-  enum Input : int { omega, t_end, input_count };
+  static constexpr const char* name = "oscillator_until";  ///< kernel labels, reports, checkpoints
+  using scalar_type = double;                              ///< every state and input plane holds double
+  /// State fields.
+  enum State : int {
+    x,           ///< position
+    v,           ///< velocity
+    t,           ///< time
+    state_count  ///< state fields per sample
+  };
+  /// Input fields.
+  enum Input : int {
+    omega,       ///< angular frequency
+    t_end,       ///< the sample's end time: terminated once t >= t_end
+    input_count  ///< input fields per sample
+  };
 
-  static constexpr bool lane_packs = true;
+  static constexpr bool lane_packs = true;  ///< branch-free: the host tile runs it on SIMD packs
 
-  double dt = 1e-3;
+  double dt = 1e-3;  ///< time step
 
+  /// One Euler step of dt; terminated once t reaches the sample's t_end.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION auto step(S& s, const I& in) const {
     oscillator_euler(s, in[omega], dt);

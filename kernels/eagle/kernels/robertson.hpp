@@ -19,21 +19,38 @@
 
 namespace eagle::kernels {
 
+/// Robertson's stiff chemical kinetics, backward Euler with a Newton solve per step (see the top of
+/// this header).
 struct Robertson {
-  static constexpr const char* name = "robertson";
-  using scalar_type = double;
-  enum State : int { y1, y2, y3, t, h, state_count };
-  enum Input : int { rate_scale, input_count };
+  static constexpr const char* name = "robertson";  ///< kernel labels, reports, checkpoints
+  using scalar_type = double;                       ///< every state and input plane holds double
+  /// State fields.
+  enum State : int {
+    y1,          ///< first species (start: 1)
+    y2,          ///< second species (start: 0)
+    y3,          ///< third species (start: 0)
+    t,           ///< time
+    h,           ///< the next step's size (the caller sets the first, > 0)
+    state_count  ///< state fields per sample
+  };
+  /// Input fields.
+  enum Input : int {
+    rate_scale,  ///< scales k1: k1 = 0.04 rate_scale
+    input_count  ///< input fields per sample
+  };
+  /// The status of a sample whose Newton iteration did not converge within max_newton iterations.
   static constexpr std::uint8_t newton_failed = status::first_model_failure;
 
-  double k2 = 3e7;
-  double k3 = 1e4;
-  double t_end = 40.0;
-  double h_max = 5e-3;
-  double growth = 1.05;
-  double newton_tolerance = 1e-12;
-  int max_newton = 10;
+  double k2 = 3e7;                  ///< rate constant of y2 + y2 -> y3 + y2
+  double k3 = 1e4;                  ///< rate constant of y2 + y3 -> y1 + y3
+  double t_end = 40.0;              ///< each sample is done once its t reaches t_end
+  double h_max = 5e-3;              ///< the largest step size
+  double growth = 1.05;             ///< the factor h grows by each step, up to h_max
+  double newton_tolerance = 1e-12;  ///< converged once max |dY| <= newton_tolerance (1 + max |Y|)
+  int max_newton = 10;              ///< Newton iterations a step may take before the sample fails
 
+  /// One backward Euler step of min(h, t_end - t): done at t_end, newton_failed where Newton does not
+  /// converge (the state then as before the step).
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& in) const {
     using Matrix = Kokkos::View<double[3][3], Kokkos::LayoutRight, Kokkos::AnonymousSpace,

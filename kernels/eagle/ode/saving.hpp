@@ -35,16 +35,23 @@ namespace eagle::ode {
 /// Where and when a stepper saves: a caller's (samples x times x fields) View seen through its
 /// strides, and the save times (a list in the View's memory, or uniform).
 struct Trajectory {
-  double* data = nullptr;
-  std::int64_t rows = 0;  ///< the View's samples
+  double* data = nullptr;  ///< the View's data
+  std::int64_t rows = 0;   ///< the View's samples
+  /// The View's stride from one sample to the next, in elements.
   std::int64_t sample_stride = 0, time_stride = 0, field_stride = 0;
+  /// \var time_stride
+  /// The View's stride from one save time to the next, in elements.
+  /// \var field_stride
+  /// The View's stride from one field to the next, in elements.
   std::int64_t first_sample = 0;  ///< the batch sample that writes row 0
   int count = 0;                  ///< save times
   const double* times = nullptr;  ///< the list of times, or nullptr for uniform times
   double first_time = 0.0;        ///< uniform times: first_time + j spacing
-  double spacing = 0.0;
+  double spacing = 0.0;           ///< uniform times: the interval between them
 
+  /// Save time j.
   KOKKOS_INLINE_FUNCTION double time(int j) const { return times != nullptr ? times[j] : first_time + j * spacing; }
+  /// The View's element for row `row`, save time j, field `field`.
   KOKKOS_INLINE_FUNCTION double& at(std::int64_t row, int j, int field) const {
     return data[row * sample_stride + j * time_stride + field * field_stride];
   }
@@ -53,16 +60,19 @@ struct Trajectory {
 /// A stepper that saves its samples' trajectories (see the top of this header).
 template <class Stepper>
 struct Saving : Stepper {
+  /// The stepper's fields, then next_save; the stepper's inputs.
   enum Field : int {
-    next_save = Stepper::state_count,  ///< the index of the sample's next save time (start: 0)
-    state_count,
-    input_count = Stepper::input_count
+    next_save = Stepper::state_count,   ///< the index of the sample's next save time (start: 0)
+    state_count,                        ///< state fields per sample: the stepper's and next_save
+    input_count = Stepper::input_count  ///< input fields per sample: the stepper's
   };
   /// The status of a sample whose row the trajectory's View lacks.
   static constexpr std::uint8_t trajectory_row_outside = status::first_model_failure + 1;
 
-  Trajectory trajectory{};
+  Trajectory trajectory{};  ///< where and when to save (save_at sets it)
 
+  /// Saves y at the save times reached, takes one stepper step, saves at those it reached; a sample
+  /// whose row the View lacks fails with trajectory_row_outside, writing nothing.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p, const StepContext& at) const {
     const std::int64_t row = at.sample - trajectory.first_sample;

@@ -119,21 +119,23 @@ struct SystemTraits {
 /// host tile runs it on lane packs.
 template <class Tableau, class System>
 struct FixedStep {
-  static constexpr const char* name = System::name;
-  using scalar_type = double;
+  static constexpr const char* name = System::name;  ///< the system's name: kernel labels, checkpoints
+  using scalar_type = double;                        ///< every state and input plane holds double
   // Enumerators, not static members: device code may take a field index by reference.
+  /// The model's fields after y's 0 .. N-1, and its field counts.
   enum Field : int {
-    time = detail::SystemTraits<System>::states,  ///< the state field holding t (y's are 0 .. N-1)
-    state_count,
-    input_count = detail::SystemTraits<System>::parameters
+    time = detail::SystemTraits<System>::states,            ///< the state field holding t (y's are 0 .. N-1)
+    state_count,                                            ///< state fields per sample: N + 1
+    input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool lane_packs = true;
-  static constexpr bool adaptive = false;
+  static constexpr bool lane_packs = true;  ///< the host tile runs it on lane packs (V is a pack there)
+  static constexpr bool adaptive = false;   ///< fixed steps: Saving saves at the step nearest each time
 
   System system{};     ///< the right-hand side, with its uniform parameters
   double dt = 1e-3;    ///< the step
   double t_end = 1.0;  ///< each sample terminates once its t reaches t_end (to within dt/2)
 
+  /// One step of dt; terminated once t + dt/2 >= t_end.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION auto step(S& s, const I& p) const {
     using V = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;
@@ -161,16 +163,17 @@ struct FixedStep {
 /// at most h_max. Runs on the tile's single lanes (a failure is a per-lane status).
 template <class Tableau, class System>
 struct Adaptive {
-  static constexpr const char* name = System::name;
-  using scalar_type = double;
+  static constexpr const char* name = System::name;  ///< the system's name: kernel labels, checkpoints
+  using scalar_type = double;                        ///< every state and input plane holds double
   // Enumerators, not static members: device code may take a field index by reference.
+  /// The model's fields after y's 0 .. N-1, and its field counts.
   enum Field : int {
-    time = detail::SystemTraits<System>::states,  ///< the state field holding t (y's are 0 .. N-1)
-    step_size,                                    ///< the state field holding h
-    state_count,
-    input_count = detail::SystemTraits<System>::parameters
+    time = detail::SystemTraits<System>::states,            ///< the state field holding t (y's are 0 .. N-1)
+    step_size,                                              ///< the state field holding h
+    state_count,                                            ///< state fields per sample: N + 2
+    input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool adaptive = true;
+  static constexpr bool adaptive = true;  ///< per-sample step sizes: Saving cuts steps at save times
   /// The status of a sample whose step size fell below h_min.
   static constexpr std::uint8_t step_size_underflow = status::first_model_failure;
 
@@ -184,6 +187,7 @@ struct Adaptive {
   double factor_min = 0.2;  ///< h shrinks at most by this factor a step
   double factor_max = 5.0;  ///< h grows at most by this factor a step
 
+  /// One attempted step toward t_end (attempt with t_stop = t_end).
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
     return attempt(s, p, t_end);

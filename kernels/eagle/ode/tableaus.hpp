@@ -13,16 +13,19 @@ namespace eagle::ode {
 
 /// The classical fourth-order Runge-Kutta method (fixed steps).
 struct Rk4Tableau {
-  static constexpr int stages = 4;
-  static constexpr int order = 4;
+  static constexpr int stages = 4;  ///< stages a step evaluates
+  static constexpr int order = 4;   ///< order of the solution
+  /// Weight of stage j in stage i's argument (j < i).
   KOKKOS_INLINE_FUNCTION static constexpr double a(int i, int j) {
     constexpr double t[4][4] = {{0, 0, 0, 0}, {0.5, 0, 0, 0}, {0, 0.5, 0, 0}, {0, 0, 1, 0}};
     return t[i][j];
   }
+  /// Stage i's time, as a fraction of the step.
   KOKKOS_INLINE_FUNCTION static constexpr double c(int i) {
     constexpr double t[4] = {0, 0.5, 0.5, 1};
     return t[i];
   }
+  /// The solution's weight of stage j.
   KOKKOS_INLINE_FUNCTION static constexpr double b(int j) {
     constexpr double t[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
     return t[j];
@@ -31,9 +34,10 @@ struct Rk4Tableau {
 
 /// Dormand and Prince's 5(4) pair (J. Comput. Appl. Math. 6, 1980), as in Hairer's DOPRI5.
 struct Dopri5Tableau {
-  static constexpr int stages = 7;
-  static constexpr int order = 5;
-  static constexpr int error_order = 4;
+  static constexpr int stages = 7;       ///< stages a step evaluates
+  static constexpr int order = 5;        ///< order of the solution
+  static constexpr int error_order = 4;  ///< order of the embedded error estimate
+  /// Weight of stage j in stage i's argument (j < i).
   KOKKOS_INLINE_FUNCTION static constexpr double a(int i, int j) {
     constexpr double t[7][6] = {{0, 0, 0, 0, 0, 0},
                                 {1.0 / 5, 0, 0, 0, 0, 0},
@@ -44,11 +48,14 @@ struct Dopri5Tableau {
                                 {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
     return j < 6 ? t[i][j] : 0.0;
   }
+  /// Stage i's time, as a fraction of the step.
   KOKKOS_INLINE_FUNCTION static constexpr double c(int i) {
     constexpr double t[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
     return t[i];
   }
+  /// The solution's weight of stage j: the last stage's a-row.
   KOKKOS_INLINE_FUNCTION static constexpr double b(int j) { return a(6, j); }
+  /// The error estimate's weight of stage j, b(j) - b̂(j).
   KOKKOS_INLINE_FUNCTION static constexpr double e(int j) {
     constexpr double t[7] = {35.0 / 384 - 5179.0 / 57600,
                              0.0,
@@ -64,9 +71,10 @@ struct Dopri5Tableau {
 /// Tsitouras' 5(4) pair (Comput. Math. Appl. 62, 2011): the same cost as Dormand-Prince, a smaller
 /// error constant. Coefficients as the paper's double-precision table.
 struct Tsit5Tableau {
-  static constexpr int stages = 7;
-  static constexpr int order = 5;
-  static constexpr int error_order = 4;
+  static constexpr int stages = 7;       ///< stages a step evaluates
+  static constexpr int order = 5;        ///< order of the solution
+  static constexpr int error_order = 4;  ///< order of the embedded error estimate
+  /// Weight of stage j in stage i's argument (j < i).
   KOKKOS_INLINE_FUNCTION static constexpr double a(int i, int j) {
     constexpr double t[7][6] = {
         {0, 0, 0, 0, 0, 0},
@@ -78,11 +86,14 @@ struct Tsit5Tableau {
         {0.09646076681806523, 0.01, 0.4798896504144996, 1.379008574103742, -3.290069515436081, 2.324710524099774}};
     return j < 6 ? t[i][j] : 0.0;
   }
+  /// Stage i's time, as a fraction of the step.
   KOKKOS_INLINE_FUNCTION static constexpr double c(int i) {
     constexpr double t[7] = {0, 0.161, 0.327, 0.9, 0.9800255409045097, 1, 1};
     return t[i];
   }
+  /// The solution's weight of stage j: the last stage's a-row.
   KOKKOS_INLINE_FUNCTION static constexpr double b(int j) { return a(6, j); }
+  /// The error estimate's weight of stage j, b(j) - b̂(j).
   KOKKOS_INLINE_FUNCTION static constexpr double e(int j) {
     constexpr double t[7] = {-0.00178001105222577714, -0.0008164344596567469, 0.007880878010261995, -0.1447110071732629,
                              0.5823571654525552,      -0.45808210592918697,   0.015151515151515152};
