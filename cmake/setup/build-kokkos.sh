@@ -118,7 +118,7 @@ fi
 if [[ ! -d $src_dir/kokkos || ! -d $src_dir/kokkos-kernels ]]; then
   eagle_doing "extracting Kokkos from $tarball" "delete $apt_dir and rerun to download it again"
   log "extracting packages/kokkos and packages/kokkos-kernels"
-  rm -rf "$src_dir"/*
+  rm -rf "${src_dir:?}"/*
   tar xf "$tarball" -C "$src_dir" --strip-components=2 --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
 fi
 

@@ -6,10 +6,11 @@
 #                                    against (installed, and as a subdirectory) each flavour:
 #                                    Debian's prebuilt Kokkos 3.4.1 (Serial); Kokkos 4.6.01 (OpenMP +
 #                                    Serial, C++20) from its release tarballs, or Kokkos 3.4.1 with
-#                                    OpenMP where they are absent; the CUDA flavour (below); then the
-#                                    tests again under ASan+UBSan (OpenMP) and on a Kokkos debug build
-#                                    with View bounds checks (Serial), both Kokkos 3.4.1; then the
-#                                    fuzzers. Ends with a table of each stage's minutes.
+#                                    OpenMP where they are absent; the API reference; the CUDA and HIP
+#                                    flavours (below); then the tests again under ASan+UBSan (OpenMP)
+#                                    and on a Kokkos debug build with View bounds checks (Serial), both
+#                                    Kokkos 3.4.1; then the fuzzers. Ends with a table of each stage's
+#                                    minutes.
 # and one for the CUDA flavour alone (also part of `test`):
 #   bash cmake/setup/eagle.sh cuda   builds Kokkos 3.4.1 with CUDA (sm_80) + OpenMP + Serial and the
 #                                    whole project with its nvcc_wrapper, installs eagle into
@@ -18,12 +19,14 @@
 #                                    never initialise Kokkos, and says so. Needs nvcc (CUDACXX, PATH or
 #                                    /usr/local/cuda/bin); `test` skips the flavour with a line when
 #                                    there is none, unless EAGLE_REQUIRE_CUDA=1 (CI) makes that fatal.
-# and one for AMD GPUs (not part of `test`: CI's 2 cores cannot pay for a second device flavour):
-#   bash cmake/setup/eagle.sh hip    installs Debian's hipcc, builds Kokkos 4.6.01 with HIP (gfx90a,
-#                                    EAGLE_HIP_ARCH=GFX942 for MI300) + Serial and the project with
-#                                    hipcc, installs it into build/hip-install and builds the consumer
-#                                    against it; runs every test where an AMD GPU is (/dev/kfd), else
-#                                    only those that never initialise Kokkos, and says so.
+# and one for AMD GPUs (also part of `test`, without the benchmarks there: the CUDA flavour builds
+# them through a device compiler, and CI's time is counted):
+#   bash cmake/setup/eagle.sh hip    builds Kokkos 4.6.01 with HIP (gfx90a, EAGLE_HIP_ARCH=GFX942
+#                                    for MI300) + Serial with Debian's hipcc, and the whole project
+#                                    with hipcc; installs it into build/hip-install and builds the
+#                                    consumer against it; runs every test where an AMD GPU is
+#                                    (/dev/kfd), else only those that never initialise Kokkos, and
+#                                    says so.
 # The Kokkos 4.6.01 tarballs are looked for in EAGLE_KOKKOS4_SOURCES (default ../shared/third-party
 # beside the repository); EAGLE_REQUIRE_KOKKOS4=1 (CI) makes their absence fatal.
 # EAGLE_BUILD_DIR (default <repo>/build) and EAGLE_CACHE (default ~/.cache/eagle) move the outputs.
@@ -40,7 +43,7 @@ esac
 trap eagle_stage_table EXIT
 
 packages=$command
-[[ $command == cuda ]] && packages="test"
+[[ $command == cuda || $command == hip ]] && packages="test"
 eagle_stage "installing Debian packages ($packages)" bash "$root/cmake/setup/install-debian-packages.sh" "$packages"
 # The Kokkos builds are cached: the stage builds once, the second call only prints the prefix.
 kokkos() { bash "$root/cmake/setup/build-kokkos.sh" "$@"; }
@@ -158,11 +161,12 @@ cuda_flavour() {
 }
 
 # The HIP flavour: the same sources through hipcc, against Kokkos 4.6.01 (3.4.1 predates ROCm 5).
+# Extra CMake arguments go to the project's configure.
 hip_flavour() {
   eagle_stage "Kokkos 4.6.01 (HIP ${EAGLE_HIP_ARCH:-GFX90A} + Serial) from its release tarballs, cached" kokkos hip >/dev/null
   kokkos_of[hip]="-DKokkos_ROOT=$(kokkos hip)"
   toolchain_of[hip]="-DCMAKE_CXX_COMPILER=hipcc"
-  eagle_stage "hip: build" build_flavour hip -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_TEST_BACKENDS=HIP
+  eagle_stage "hip: build" build_flavour hip -DEAGLE_WARNINGS_AS_ERRORS=ON -DEAGLE_TEST_BACKENDS=HIP "$@"
   eagle_stage "hip: consumer (installed)" consumer_checks hip
   device_tests hip
 }
@@ -201,6 +205,11 @@ eagle_stage "API reference (doxygen; an undocumented public entity fails)" \
   cmake --build "$build/$main_flavour" --target docs
 
 if cuda_wanted; then cuda_flavour; fi
+if [[ $main_flavour == kokkos4 ]]; then
+  hip_flavour -DEAGLE_ENABLE_PERF=OFF
+else
+  echo "eagle: no Kokkos 4.6.01 tarballs: the HIP flavour is not built" >&2
+fi
 
 # -O1 -g1: what ASan's authors advise (stacks with lines), and half the compile time of -O2 -g.
 # The checked flavours run eagle's machinery once each, on one backend (the host backends share

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages eagle builds with: `demo` only what the demo needs, `test` (the
-# default) everything the tests, benchmarks and tools use, `hip` that and HIP's compiler. Idempotent: nothing is fetched when all
+# default) everything the tests, benchmarks and tools use. Idempotent: nothing is fetched when all
 # are installed. Every package is named here: a bare Debian 12 (debootstrap minbase) has none.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -23,16 +23,12 @@ test_packages=(
   libopenmpi-dev openmpi-bin      # eagle/mpi.hpp and its tests under mpirun (optional for users)
   patch                           # adapts Kokkos 3.4.1 to CUDA 13 for the CUDA flavour
   doxygen                         # the API reference (the `docs` target)
-)
-hip_packages=(
-  "${test_packages[@]}"
   hipcc libamdhip64-dev           # the HIP flavour: Debian's ROCm 5.2 compiler and runtime
 )
 case $set_name in
   demo) packages=("${demo_packages[@]}") ;;
   test) packages=("${test_packages[@]}") ;;
-  hip) packages=("${hip_packages[@]}") ;;
-  *) echo "usage: $0 [demo|test|hip]" >&2; exit 2 ;;
+  *) echo "usage: $0 [demo|test]" >&2; exit 2 ;;
 esac
 
 missing=()
