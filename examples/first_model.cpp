@@ -82,7 +82,7 @@ int main(int argc, char* argv[]) {
   const auto out = eagle::outcomes(n);  // per sample: terminated, status, steps taken
   const eagle::Report report =
       eagle::run_until_done(eagle::deploy(Decay{}), eagle::state(y), eagle::inputs(lambda), out, /*max_steps=*/100000);
-  std::cout << report.summary() << "\n";  // launches, steps, exact_steps, launches by K
+  std::cout << report.summary() << "\n";  // launches, steps, exact_steps; report.launches_by_k too
   // [snippet end]
   std::int64_t wrong = disagreeing(y, out.steps_taken);
 

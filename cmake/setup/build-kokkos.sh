@@ -10,7 +10,7 @@
 # Kokkos 4.6.01 comes from the upstream release tarballs in EAGLE_KOKKOS4_SOURCES (default: the
 # folder third-party/ in ../shared beside the repository), their checksums checked first:
 #   kokkos4  Serial + OpenMP, C++20 (Kokkos 5's floor), deprecated Kokkos 4 code off
-#   hip      Serial + HIP for AMD's MI200 class (gfx90a; EAGLE_HIP_ARCH=GFX942 for MI300), compiled
+#   hip      Serial + HIP for AMD's MI200 class (gfx90a; EAGLE_HIP_ARCH=GFX940 for MI300), compiled
 #            with Debian's hipcc; rocThrust is not packaged, so Kokkos is told not to look for it
 # Prints nothing but the install prefix on stdout (progress goes to stderr).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
