@@ -79,8 +79,7 @@ build_and_install() {
 }
 
 if [[ $version == 4.* ]]; then
-  here_root=$(cd "$here/../.." && pwd)
-  sources=${EAGLE_KOKKOS4_SOURCES:-$here_root/../shared/third-party}
+  sources=$(eagle_kokkos4_sources)
   eagle_doing "checking the Kokkos $version tarballs in $sources" \
     "set EAGLE_KOKKOS4_SOURCES to a folder holding kokkos-$version.tar.xz, kokkos-kernels-$version.tar.xz and their SHA256SUMS"
   [[ -f $sources/SHA256SUMS ]] || { echo "eagle setup: no $sources/SHA256SUMS; set EAGLE_KOKKOS4_SOURCES to the folder holding the Kokkos $version tarballs" >&2; exit 1; }

@@ -37,6 +37,14 @@ eagle_debian_mirror() {
   return 0
 }
 
+# The folder holding the Kokkos 4.6.01 tarballs and their SHA256SUMS: EAGLE_KOKKOS4_SOURCES, else
+# third-party/ in ../shared beside the repository (where CI keeps them).
+eagle_kokkos4_sources() {
+  local root
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  echo "${EAGLE_KOKKOS4_SOURCES:-$root/../shared/third-party}"
+}
+
 # The CUDA compiler: CUDACXX, then PATH, then the toolkit's default place. Prints nothing when none.
 eagle_find_nvcc() {
   local candidate

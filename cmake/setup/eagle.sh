@@ -77,7 +77,7 @@ if [[ $command == test ]]; then
   # Today's Kokkos where its sources are; Kokkos 3.4.1's OpenMP release build stands in without them
   # (the sanitizer flavour builds against 3.4.1's OpenMP in either case).
   main_flavour=openmp
-  kokkos4_sources=${EAGLE_KOKKOS4_SOURCES:-$root/../shared/third-party}
+  kokkos4_sources=$(eagle_kokkos4_sources)
   if [[ -f $kokkos4_sources/SHA256SUMS ]]; then
     eagle_stage "Kokkos 4.6.01 (OpenMP, C++20) from its release tarballs, cached" kokkos kokkos4 >/dev/null
     kokkos_of[kokkos4]="-DKokkos_ROOT=$(kokkos kokkos4)"
