@@ -24,6 +24,7 @@ test_packages=(
   patch                           # adapts Kokkos 3.4.1 to CUDA 13 for the CUDA flavour
   doxygen                         # the API reference (the `docs` target)
   hipcc libamdhip64-dev           # the HIP flavour: Debian's ROCm 5.2 compiler and runtime
+  xz-utils                        # unpacks the Kokkos 4.6.01 tarballs (.tar.xz)
 )
 case $set_name in
   demo) packages=("${demo_packages[@]}") ;;
