@@ -7,7 +7,7 @@
 #   cuda     Serial + OpenMP + CUDA for Ampere (sm_80; its PTX also loads on Hopper), compiled with
 #            Kokkos' nvcc_wrapper after kokkos-3.4.1-cuda13.patch (beside this script) adapts 3.4.1
 #            to CUDA 13. nvcc comes from CUDACXX, PATH or /usr/local/cuda/bin.
-# Kokkos 4.6.01 comes from the upstream release tarballs in EAGLE_KOKKOS4_SOURCES (default: the
+# Kokkos 4.6.01 comes from the upstream release tarballs in EAGLE_KOKKOS4 (default: the
 # folder third-party/ in ../shared beside the repository), their checksums checked first:
 #   kokkos4  Serial + OpenMP, C++20 (Kokkos 5's floor), deprecated Kokkos 4 code off
 #   hip      Serial + HIP for AMD's MI200 class (gfx90a; EAGLE_HIP_ARCH=GFX940 for MI300), compiled
@@ -79,10 +79,10 @@ build_and_install() {
 }
 
 if [[ $version == 4.* ]]; then
-  sources=$(eagle_kokkos4_sources)
+  sources=$(eagle_kokkos4)
   eagle_doing "checking the Kokkos $version tarballs in $sources" \
-    "set EAGLE_KOKKOS4_SOURCES to a folder holding kokkos-$version.tar.xz, kokkos-kernels-$version.tar.xz and their SHA256SUMS"
-  [[ -f $sources/SHA256SUMS ]] || { echo "eagle setup: no $sources/SHA256SUMS; set EAGLE_KOKKOS4_SOURCES to the folder holding the Kokkos $version tarballs" >&2; exit 1; }
+    "set EAGLE_KOKKOS4 to a folder holding kokkos-$version.tar.xz, kokkos-kernels-$version.tar.xz and their SHA256SUMS"
+  [[ -f $sources/SHA256SUMS ]] || { echo "eagle setup: no $sources/SHA256SUMS; set EAGLE_KOKKOS4 to the folder holding the Kokkos $version tarballs" >&2; exit 1; }
   (cd "$sources" && grep -E " (kokkos|kokkos-kernels)-$version\.tar\.xz\$" SHA256SUMS | sha256sum --quiet -c -) >&2
   src_dir=$cache/src-$version
   eagle_doing "extracting the Kokkos $version tarballs into $src_dir" "delete $src_dir and rerun"

@@ -37,12 +37,22 @@ eagle_debian_mirror() {
   return 0
 }
 
-# The folder holding the Kokkos 4.6.01 tarballs and their SHA256SUMS: EAGLE_KOKKOS4_SOURCES, else
-# third-party/ in ../shared beside the repository (where CI keeps them).
-eagle_kokkos4_sources() {
+# Where Kokkos 4 comes from: EAGLE_KOKKOS4, else third-party/ in ../shared beside the repository
+# (where CI keeps the tarballs). Either a folder holding the Kokkos 4.6.01 tarballs and their
+# SHA256SUMS, or the prefix of a Kokkos 4 already installed (the user's own).
+eagle_kokkos4() {
   local root
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-  echo "${EAGLE_KOKKOS4_SOURCES:-$root/../shared/third-party}"
+  echo "${EAGLE_KOKKOS4:-$root/../shared/third-party}"
+}
+
+# Whether a prefix holds an installed Kokkos 4 (its CMake package says version 4.x).
+eagle_is_kokkos4_install() {
+  local version_file
+  for version_file in "$1"/lib*/cmake/Kokkos/KokkosConfigVersion.cmake; do
+    [[ -f $version_file ]] && grep -q 'PACKAGE_VERSION "4\.' "$version_file" && return 0
+  done
+  return 1
 }
 
 # The CUDA compiler: CUDACXX, then PATH, then the toolkit's default place. Prints nothing when none.

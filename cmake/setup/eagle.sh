@@ -27,8 +27,10 @@
 #                                    consumer against it; runs every test where an AMD GPU is
 #                                    (/dev/kfd), else only those that never initialise Kokkos, and
 #                                    says so.
-# The Kokkos 4.6.01 tarballs are looked for in EAGLE_KOKKOS4_SOURCES (default ../shared/third-party
-# beside the repository); EAGLE_REQUIRE_KOKKOS4=1 (CI) makes their absence fatal.
+# Kokkos 4 comes from EAGLE_KOKKOS4 (default ../shared/third-party beside the repository): a folder
+# holding the Kokkos 4.6.01 tarballs (the Kokkos 4.6 and HIP flavours are built from them), or the
+# prefix of your own Kokkos 4 install (the Kokkos 4 flavour builds against it; HIP needs the
+# tarballs). EAGLE_REQUIRE_KOKKOS4=1 (CI) makes the tarballs' absence fatal.
 # EAGLE_BUILD_DIR (default <repo>/build) and EAGLE_CACHE (default ~/.cache/eagle) move the outputs.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -77,17 +79,25 @@ if [[ $command == test ]]; then
   # Today's Kokkos where its sources are; Kokkos 3.4.1's OpenMP release build stands in without them
   # (the sanitizer flavour builds against 3.4.1's OpenMP in either case).
   main_flavour=openmp
-  kokkos4_sources=$(eagle_kokkos4_sources)
-  if [[ -f $kokkos4_sources/SHA256SUMS ]]; then
+  kokkos4=$(eagle_kokkos4)
+  kokkos4_tarballs=0
+  how_to_enable="set EAGLE_KOKKOS4 to a folder holding kokkos-4.6.01.tar.xz, kokkos-kernels-4.6.01.tar.xz and SHA256SUMS"
+  if [[ -f $kokkos4/SHA256SUMS ]]; then
     eagle_stage "Kokkos 4.6.01 (OpenMP, C++20) from its release tarballs, cached" kokkos kokkos4 >/dev/null
     kokkos_of[kokkos4]="-DKokkos_ROOT=$(kokkos kokkos4)"
+    kokkos4_tarballs=1
+  elif [[ ${EAGLE_REQUIRE_KOKKOS4:-0} == 1 ]]; then
+    echo "eagle setup: no Kokkos 4.6.01 tarballs in $kokkos4; $how_to_enable" >&2
+    exit 1
+  elif eagle_is_kokkos4_install "$kokkos4"; then
+    kokkos_of[kokkos4]="-DKokkos_ROOT=$kokkos4"
+    echo "eagle: the Kokkos 4 flavour builds against your install in $kokkos4; the HIP flavour is skipped (it builds Kokkos from the tarballs: $how_to_enable)" >&2
+  else
+    echo "eagle: no Kokkos 4 in $kokkos4: the Kokkos 4.6 and HIP flavours are skipped and the OpenMP flavour uses Kokkos 3.4.1; $how_to_enable, or to your own Kokkos 4 install's prefix" >&2
+  fi
+  if [[ -n ${kokkos_of[kokkos4]:-} ]]; then
     toolchain_of[kokkos4]="-DCMAKE_CXX_STANDARD=20"
     main_flavour=kokkos4
-  elif [[ ${EAGLE_REQUIRE_KOKKOS4:-0} == 1 ]]; then
-    echo "eagle setup: no Kokkos 4.6.01 tarballs in $kokkos4_sources; set EAGLE_KOKKOS4_SOURCES to their folder" >&2
-    exit 1
-  else
-    echo "eagle: no Kokkos 4.6.01 tarballs in $kokkos4_sources: the OpenMP flavour uses Kokkos 3.4.1" >&2
   fi
 fi
 
@@ -205,11 +215,8 @@ eagle_stage "API reference (doxygen; an undocumented public entity fails)" \
   cmake --build "$build/$main_flavour" --target docs
 
 if cuda_wanted; then cuda_flavour; fi
-if [[ $main_flavour == kokkos4 ]]; then
-  hip_flavour -DEAGLE_ENABLE_PERF=OFF
-else
-  echo "eagle: no Kokkos 4.6.01 tarballs: the HIP flavour is not built" >&2
-fi
+# The HIP flavour's Kokkos is built from the tarballs; the line above said so where they are absent.
+if [[ $kokkos4_tarballs == 1 ]]; then hip_flavour -DEAGLE_ENABLE_PERF=OFF; fi
 
 # -O1 -g1: what ASan's authors advise (stacks with lines), and half the compile time of -O2 -g.
 # The checked flavours run eagle's machinery once each, on one backend (the host backends share

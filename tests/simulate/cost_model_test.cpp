@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -57,7 +58,7 @@ TEST(CostModel, NegativeCostsAreDroppedAndRefitted) {
 }
 
 TEST(CostModel, DevicePredictionFollowsTheFormula) {
-  const DeviceProfile p{"test", 2e-6, 3e-6, 1e10, 1e9, 1000, false, "test"};
+  const DeviceProfile p{"test", 2e-6, 3e-6, 1e10, 1e9, 1000, 32, false, "test"};
   const RunFeatures f{100, 1e8, 2e8, 1e6};
   EXPECT_DOUBLE_EQ(predict_device(f, p), 100 * 5e-6 + 2e8 / 1e10 + 1e6 / 1e9);
   EXPECT_THROW(fit_host_costs({{f, 1.0}}), std::invalid_argument);
@@ -82,6 +83,25 @@ TEST(CostModel, ReplayOnAProfileIsTheRunEagleWouldMakeThere) {
   EXPECT_EQ(k64.launches, 16.0);  // 1000 steps in launches of 64
   EXPECT_EQ(k64.sample_steps, sample_steps);
   EXPECT_LT(predict_device(automatic, a100), predict_device(k64, a100));
+}
+
+TEST(CostModel, LaneStepsAreCountedByTheProfilesLockstepWidth) {
+  const auto& profiles = gpu_profiles();
+  auto named = [&](const std::string& name) {
+    const auto it =
+        std::find_if(profiles.begin(), profiles.end(), [&](const DeviceProfile& p) { return p.name == name; });
+    EXPECT_NE(it, profiles.end()) << name;
+    return *it;
+  };
+  const DeviceProfile nvidia = named("nvidia-h100"), amd = named("amd-mi300x");
+  EXPECT_EQ(nvidia.lockstep_lanes, 32);
+  EXPECT_EQ(amd.lockstep_lanes, 64);
+  // 128 samples of one step but sample 32, which takes 100, in one launch of 100 steps: in warps of
+  // 32 only the second group waits for it; in wavefronts of 64 the first half does.
+  std::vector<std::int64_t> finish(128, 1);
+  finish[32] = 100;
+  EXPECT_EQ(replay_on(nvidia, finish, 100, 100, false, 40).lane_steps, 32 * (1 + 100 + 1 + 1));
+  EXPECT_EQ(replay_on(amd, finish, 100, 100, false, 40).lane_steps, 64 * (100 + 1));
 }
 
 }  // namespace

@@ -11,12 +11,22 @@ namespace eagle::simulate {
 
 const std::vector<DeviceProfile>& gpu_profiles() {
   static const std::vector<DeviceProfile> profiles = {
-      {"nvidia-a100", 4e-6, 8e-6, 2.0e11, 2.0e10, 108 * 2048, false,
+      {"nvidia-a100", 4e-6, 8e-6, 2.0e11, 2.0e10, 108 * 2048, 32, false,
        "launch ~4 us, reduction to host ~8 us (typical CUDA figures); 9.7 TFLOP/s FP64 peak / 6 flops a "
-       "step at ~12% of peak; scans at ~1.5 TB/s / 8 B a slot x 10%; 108 SMs x 2048 threads in flight"},
-      {"nvidia-h100", 3e-6, 6e-6, 6.0e11, 4.0e10, 132 * 2048, false,
+       "step at ~12% of peak; scans at ~1.5 TB/s / 8 B a slot x 10%; 108 SMs x 2048 threads in flight; "
+       "warps of 32"},
+      {"nvidia-h100", 3e-6, 6e-6, 6.0e11, 4.0e10, 132 * 2048, 32, false,
        "launch ~3 us, reduction to host ~6 us (typical CUDA figures); 34 TFLOP/s FP64 peak / 6 flops a "
-       "step at ~10% of peak; scans at ~3 TB/s / 8 B a slot x 10%; 132 SMs x 2048 threads in flight"},
+       "step at ~10% of peak; scans at ~3 TB/s / 8 B a slot x 10%; 132 SMs x 2048 threads in flight; "
+       "warps of 32"},
+      {"amd-mi250x-gcd", 6e-6, 1e-5, 4.0e11, 2.0e10, 110 * 2048, 64, false,
+       "one of the two dies a process sees; launch ~6 us, reduction to host ~10 us (typical HIP figures); "
+       "23.9 TFLOP/s FP64 vector peak / 6 flops a step at ~10% of peak; scans at ~1.6 TB/s / 8 B a slot "
+       "x 10%; 110 CUs x 2048 threads in flight; wavefronts of 64"},
+      {"amd-mi300x", 5e-6, 8e-6, 1.4e12, 6.6e10, 304 * 2048, 64, false,
+       "launch ~5 us, reduction to host ~8 us (typical HIP figures); 81.7 TFLOP/s FP64 vector peak / 6 "
+       "flops a step at ~10% of peak; scans at ~5.3 TB/s / 8 B a slot x 10%; 304 CUs x 2048 threads in "
+       "flight; wavefronts of 64"},
   };
   return profiles;
 }
@@ -62,7 +72,7 @@ RunFeatures replay_on(const DeviceProfile& p, const std::vector<std::int64_t>& f
   in.compaction = compacts ? Compaction::automatic : Compaction::off;
   in.compaction_costs = compaction_costs_on(p);
   in.bytes_per_row = bytes_per_row;
-  in.warp = 32;
+  in.warp = p.lockstep_lanes;
   const ReplayResult r = replay(in);
   return {static_cast<double>(r.history.size()), static_cast<double>(r.sample_steps),
           static_cast<double>(r.warp_lane_steps), static_cast<double>(r.scanned_slots)};

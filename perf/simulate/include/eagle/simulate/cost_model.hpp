@@ -46,6 +46,7 @@ struct DeviceProfile {
   double lane_steps_per_second = 0;  ///< lane-steps of the oscillator per second, the whole device
   double scan_slots_per_second = 0;  ///< slots a compaction scan covers per second
   std::int64_t concurrency = 0;      ///< samples in flight at once (resident threads)
+  int lockstep_lanes = 32;           ///< lanes that step together: a warp (NVIDIA 32) or wavefront (AMD 64)
   bool host_tile = false;            ///< whether the host tile arms exist there
   std::string source;                ///< where the figures come from
 };
@@ -70,7 +71,7 @@ CompactionCosts compaction_costs_on(const DeviceProfile& p);
 /// An arm of one sample per work item (`fixed_k` steps a launch, 0: auto) as eagle would run it on
 /// the profile's device: its policies replayed against each sample's finish step with the device's
 /// concurrency and costs (eagle/replay.hpp), then described for predict_device, with lane-steps
-/// counted by warps of 32 (a finished sample's lane idles until its warp's slowest stops).
+/// counted by the profile's warps (a finished sample's lane idles until its warp's slowest stops).
 RunFeatures replay_on(const DeviceProfile& p, const std::vector<std::int64_t>& finish_steps, std::int64_t max_steps,
                       std::int64_t fixed_k, bool compacts, std::int64_t bytes_per_row);
 
