@@ -34,6 +34,7 @@ namespace {
 /// Rates from 0.5 to 50.5 per unit time: from 1 step to about 140 before y < 0.5.
 KOKKOS_INLINE_FUNCTION double rate(std::int64_t i) { return 0.5 + static_cast<double>(i % 101) * 0.5; }
 
+// [snippet reference]
 /// The plain loop: y and the steps taken, with the model's arithmetic.
 struct Reference {
   double y = 1.0;
@@ -47,6 +48,7 @@ Reference reference(const Decay& model, double lambda) {
   } while (!(r.y < 0.5));
   return r;
 }
+// [snippet end]
 
 /// Samples whose y or steps taken differ from the plain loop.
 std::int64_t disagreeing(const Kokkos::View<double*>& y, const Kokkos::View<std::int64_t*>& steps) {

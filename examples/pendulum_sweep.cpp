@@ -31,6 +31,7 @@ struct Pendulum {
     return -q * om - eagle::math::sin(th) + a * eagle::math::cos(drive_frequency * t);
   }
 
+  // [snippet step]
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION eagle::StepStatus step(S& s, const I& in) const {
     using eagle::math::fabs;
@@ -50,6 +51,7 @@ struct Pendulum {
     if (s[time] >= t_end) return eagle::StepStatus::done();
     return s[h] < h_min ? eagle::StepStatus::failed(step_underflow) : eagle::StepStatus::carry_on();
   }
+  // [snippet end]
 };
 
 using View = Kokkos::View<double*>;
@@ -100,13 +102,16 @@ int main(int argc, char* argv[]) {
 
   const Sweep whole = start(n);
   const auto whole_out = eagle::outcomes(n);
+  // [snippet failures]
   const eagle::Report straight = whole.run(whole_out, {});
   std::printf("never stopped: %s\n", straight.summary().c_str());
   std::printf("failed (step underflow): %lld of %ld, first at sample %lld\n", static_cast<long long>(straight.failed),
               n, straight.first_failures.empty() ? -1LL : static_cast<long long>(straight.first_failures[0].first));
+  // [snippet end]
 
   // The same sweep, stopped by SIGUSR1 after its first launch, then resumed from the checkpoint.
   const Sweep stopped = start(n);
+  // [snippet checkpoint]
   eagle::RunOptions options;
   options.checkpoint.path = path;
   options.checkpoint.on_signal = SIGUSR1;
@@ -120,6 +125,7 @@ int main(int argc, char* argv[]) {
   const auto resumed_out = eagle::outcomes(n);
   const eagle::Report second = stopped.run(resumed_out, resume);
   std::printf("resumed:       %s\n", second.summary().c_str());
+  // [snippet end]
 
   const bool identical = same(whole.theta, stopped.theta) && same(whole.omega, stopped.omega) &&
                          same(whole.time, stopped.time) && second.failed == straight.failed;
