@@ -1,11 +1,14 @@
 // Van der Pol's oscillator over a sweep of mu, integrated by eagle's steppers from a right-hand
 // side written here: fixed-step RK4, and Tsitouras 5(4) and Dormand-Prince 5(4) with error control
 // per sample (larger mu, stiffer cycle, more steps), then every sample's trajectory saved at 100
-// times. Exits non-zero unless the three agree and every time was saved.
+// times, then each sample stopped where x first falls through zero (an event). Exits non-zero
+// unless the three agree, every time was saved, and the two adaptive steppers place every event
+// alike, on x = 0.
 //
 //   ./eagle-example-van_der_pol_sweep [samples]
 
 #include <eagle/eagle.hpp>
+#include <eagle/ode/events.hpp>
 #include <eagle/ode/saving.hpp>
 #include <eagle/ode/steppers.hpp>
 #include <eagle/thread_binding.hpp>
@@ -31,11 +34,26 @@ struct VanDerPol {
 };
 // [snippet end]
 
+// [snippet event]
+/// The condition of an event: x through zero.
+struct XThroughZero {
+  KOKKOS_INLINE_FUNCTION double operator()(double /*t*/, const eagle::Values<double, 2>& y,
+                                           const eagle::Values<double, 1>& /*mu*/) const {
+    return y[0];
+  }
+};
+// [snippet end]
+
 using View = Kokkos::View<double*>;
 
-/// Runs `model` on the sweep from (x, x') = (2, 0) at t = 0; x at t_end.
+/// Where a run left the samples: x and t.
+struct Ends {
+  View x, t;
+};
+
+/// Runs `model` on the sweep from (x, x') = (2, 0) at t = 0.
 template <class Model>
-View integrate(const Model& model, const View& mu, const char* label) {
+Ends integrate(const Model& model, const View& mu, const char* label) {
   const auto n = static_cast<long>(mu.extent(0));
   View x("x", n), v("v", n), t("t", n), h("h", n), next_save("next_save", n);
   Kokkos::deep_copy(x, 2.0);
@@ -56,8 +74,11 @@ View integrate(const Model& model, const View& mu, const char* label) {
               static_cast<long long>(report.sample_steps), report.seconds, static_cast<long long>(report.finished),
               static_cast<long long>(report.failed));
   if (report.finished != n) std::exit(1);
-  return x;
+  return {x, t};
 }
+
+/// A host copy of a View.
+View::HostMirror on_host(const View& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); }
 
 int main(int argc, char* argv[]) {
   eagle::bind_threads_by_default(argv);
@@ -83,9 +104,9 @@ int main(int argc, char* argv[]) {
   tsit5.atol = dopri5.atol = 1e-10;
   // [snippet end]
 
-  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), integrate(rk4, mu, "rk4"));
-  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), integrate(tsit5, mu, "tsit5"));
-  const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), integrate(dopri5, mu, "dopri5"));
+  const auto a = on_host(integrate(rk4, mu, "rk4").x);
+  const auto b = on_host(integrate(tsit5, mu, "tsit5").x);
+  const auto c = on_host(integrate(dopri5, mu, "dopri5").x);
   double worst = 0.0;
   for (long k = 0; k < n; ++k) worst = std::fmax(worst, std::fmax(std::fabs(b(k) - a(k)), std::fabs(c(k) - a(k))));
   std::printf("x(%g): the adaptive steppers within %.2e of RK4 (dt 1e-3) on every sample\n", t_end, worst);
@@ -96,9 +117,9 @@ int main(int argc, char* argv[]) {
   Kokkos::deep_copy(out, std::nan(""));
   const auto saving = eagle::ode::save_at(tsit5, out, 0.0, t_end / 99);  // t = 0, t_end / 99, ..., t_end
   // [snippet end]
-  const auto end = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), integrate(saving, mu, "tsit5 saving"));
+  const auto end = on_host(integrate(saving, mu, "tsit5 saving").x);
   const auto saved = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  const auto mu_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mu);
+  const auto mu_host = on_host(mu);
   std::FILE* csv = std::fopen("van_der_pol_trajectories.csv", "w");
   if (csv == nullptr) {
     std::fprintf(stderr, "cannot write van_der_pol_trajectories.csv here\n");
@@ -117,5 +138,22 @@ int main(int argc, char* argv[]) {
   std::fclose(csv);
   std::printf("wrote van_der_pol_trajectories.csv; %ld slots never reached, %ld last slots unlike x(t_end)\n", unsaved,
               not_at_end);
-  return worst < 1e-5 && unsaved == 0 && not_at_end == 0 ? 0 : 1;
+
+  // Each sample stopped where x first falls through zero, located inside the step to 1e-10 in t.
+  // [snippet stop]
+  const auto swing = eagle::ode::stop_when(tsit5, XThroughZero{}, eagle::ode::Crossing::falling);
+  // [snippet end]
+  const Ends by_tsit5 = integrate(swing, mu, "tsit5 event");
+  const Ends by_dopri5 =
+      integrate(eagle::ode::stop_when(dopri5, XThroughZero{}, eagle::ode::Crossing::falling), mu, "dopri5 event");
+  const auto x_event = on_host(by_tsit5.x), t_event = on_host(by_tsit5.t), t_other = on_host(by_dopri5.t);
+  long misplaced = 0;
+  for (long k = 0; k < n; ++k) {
+    misplaced +=
+        x_event(k) <= 0.0 && x_event(k) > -1e-8 && t_event(k) < t_end && std::fabs(t_event(k) - t_other(k)) < 1e-6 ? 0
+                                                                                                                   : 1;
+  }
+  std::printf("x first through zero at t = %.6f (mu %.1f) ... %.6f (mu %.1f); %ld events misplaced\n", t_event(0),
+              mu_host(0), t_event(n - 1), mu_host(n - 1), misplaced);
+  return worst < 1e-5 && unsaved == 0 && not_at_end == 0 && misplaced == 0 ? 0 : 1;
 }

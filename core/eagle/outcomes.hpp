@@ -15,8 +15,9 @@ namespace eagle {
 /// Per-sample outcome planes, on the run's memory space, in the caller's sample order.
 ///  - `terminated`: read on entry (a terminated sample is not stepped), written on exit.
 ///  - `status`: written by the run: status::finished, status::capped (still running at max_steps),
-///    status::running (an interrupted run: not yet at its cap), status::non_finite, or the model's
-///    own failure code (>= status::first_model_failure).
+///    status::running (an interrupted run: not yet at its cap), status::non_finite, the model's
+///    own ending (status::first_model_ending .. 15: finished) or failure code (>=
+///    status::first_model_failure).
 ///  - `steps_taken`: the steps each sample took in this run (a resumed run counts from the start
 ///    of the run its checkpoint belongs to).
 template <class Mem>
@@ -33,7 +34,8 @@ Outcomes<Mem> outcomes(std::int64_t n) {
           Kokkos::View<std::int64_t*, Mem>("eagle::steps_taken", n)};
 }
 
-/// A status code in words: "finished", "capped", "running", "non-finite", "model failure 17".
+/// A status code in words: "finished", "capped", "running", "non-finite", "finished, model ending
+/// 4", "model failure 17".
 inline std::string describe_status(std::uint8_t code) {
   switch (code) {
     case status::running:
@@ -46,7 +48,7 @@ inline std::string describe_status(std::uint8_t code) {
       return "capped";
     default:
       return code >= status::first_model_failure ? "model failure " + std::to_string(code)
-                                                 : "unknown status " + std::to_string(code);
+                                                 : "finished, model ending " + std::to_string(code);
   }
 }
 

@@ -17,15 +17,25 @@ class StepStatus {
   KOKKOS_INLINE_FUNCTION static StepStatus carry_on() { return StepStatus(status::running); }
   /// The sample is done (status::finished).
   KOKKOS_INLINE_FUNCTION static StepStatus done() { return StepStatus(status::finished); }
+  /// The sample is done in a way of the model's own, `how` in status::first_model_ending ..
+  /// first_model_failure - 1 (counted as finished; its status keeps `how`).
+  KOKKOS_INLINE_FUNCTION static StepStatus done(std::uint8_t how) { return StepStatus(how); }
   /// `reason` is the model's own code, >= status::first_model_failure.
   KOKKOS_INLINE_FUNCTION static StepStatus failed(std::uint8_t reason) { return StepStatus(reason); }
-  /// The status code: status::running, status::finished or the model's failure code.
+  /// The status code: status::running, status::finished, or the model's ending or failure code.
   KOKKOS_INLINE_FUNCTION std::uint8_t code() const { return code_; }
 
  private:
   KOKKOS_INLINE_FUNCTION explicit StepStatus(std::uint8_t code) : code_(code) {}
   std::uint8_t code_;
 };
+
+namespace status {
+/// Whether a code says the sample is done without failing: finished, or a model's own ending.
+KOKKOS_INLINE_FUNCTION constexpr bool is_finished(std::uint8_t code) {
+  return code == finished || (code >= first_model_ending && code < first_model_failure);
+}
+}  // namespace status
 
 namespace detail {
 /// The status code of a step's result, whether the model returned a bool or a StepStatus.

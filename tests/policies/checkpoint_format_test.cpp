@@ -37,7 +37,7 @@ Checkpoint small() {
   c.slots = 1;
   c.state_planes = {std::vector<unsigned char>(24, 7), std::vector<unsigned char>(24, 9)};
   c.terminated = {1, 1, 0};
-  c.status = {1, 1, 0};
+  c.status = {1, 4, 0};  // finished, finished by the model's own ending, running
   c.steps_taken = {3, 5, 8};
   c.origin = {2, 0, 1};
   c.map = {2};
@@ -148,8 +148,8 @@ TEST(CheckpointFormat, FieldsThatDisagreeAreRefusedByName) {
        "checkpoint field 'terminated' holds 2 at row 0, not 0 or 1"},
       {"terminated without a status", [](Checkpoint& c) { c.terminated[2] = 1; },
        "checkpoint field 'terminated' disagrees with status 0 at row 2"},
-      {"unknown status code", [](Checkpoint& c) { c.status[1] = 7; },
-       "checkpoint field 'status' holds the unknown code 7 at row 1"},
+      {"capped in flight", [](Checkpoint& c) { c.status[1] = 3, c.terminated[1] = 1; },
+       "checkpoint field 'status' holds 3 (capped) at row 1, which no run in flight holds"},
       {"steps past the cap", [](Checkpoint& c) { c.steps_taken[1] = 101; },
        "checkpoint field 'steps taken' holds 101 at row 1, outside 0 ... max_steps 100"},
       {"negative steps", [](Checkpoint& c) { c.steps_taken[0] = -1; },

@@ -7,6 +7,7 @@
 #include "eagle_test_space.hpp"
 
 #include <eagle/eagle.hpp>
+#include <eagle/ode/events.hpp>
 #include <eagle/ode/saving.hpp>
 #include <eagle/ode/steppers.hpp>
 
@@ -254,7 +255,100 @@ TEST_P(OdeArms, SavedTrajectoriesMatchTheSerialLoopAndAgreeAcrossSteppers) {
   }
 }
 
+// --- Events ---------------------------------------------------------------------------------
+
+/// A body falling from rest under gravity g (per sample): height y[0], velocity y[1]. Its
+/// solution is quadratic in t, which RK4 and the 5(4) pairs integrate exactly (to rounding): it
+/// lands at sqrt(2 h0 / g).
+struct Fall {
+  static constexpr const char* name = "fall";
+  static constexpr int state_count = 2;
+  static constexpr int parameter_count = 1;
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void operator()(const V&, const Values<V, 2>& y, const Values<V, 1>& g,
+                                         Values<V, 2>& dy) const {
+    dy[0] = y[1];
+    dy[1] = -g[0];
+  }
+};
+
+/// The condition: the first state (a height, a position) through zero.
+struct FirstState {
+  template <class Y, class P>
+  KOKKOS_INLINE_FUNCTION double operator()(double, const Y& y, const P&) const {
+    return y[0];
+  }
+};
+
+/// Bodies dropped from 1 to 100 m under g from 1 to 20 land at sqrt(2 h / g), located to 1e-12 s;
+/// the last, from 2000 m, is still falling at t_end = 10 s and finishes there.
+template <class Stepper>
+void lands_where_the_closed_form_says(Stepper stepper, const Arm& arm) {
+  const std::size_t n = 17;
+  stepper.t_end = 10.0;
+  std::vector<double> heights = spread(n, 1.0, 100.0), g = spread(n, 20.0, 1.0);
+  heights.back() = 2000.0;
+  const auto landing = ode::stop_when(stepper, FirstState{}, ode::Crossing::falling, 1e-12);
+  const HostBatch start = start_of<Stepper>({heights, std::vector<double>(n, 0.0)}, {g});
+  const auto [report, after] = run_against_reference(landing, start, arm, 1000000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n)) << report.summary();  // an event is no failure
+  EXPECT_EQ(report.failed, 0);
+  HostBatch reference = start;
+  const ReferenceOutcome outcome = reference_run(landing, reference, 1000000);
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    EXPECT_EQ(outcome.status[i], decltype(landing)::event) << "sample " << i;
+    EXPECT_NEAR(after.state[Stepper::time][i], std::sqrt(2.0 * heights[i] / g[i]), 1e-11) << "sample " << i;
+    EXPECT_LE(after.state[0][i], 0.0) << "stopped once the height has crossed zero";
+    EXPECT_GT(after.state[0][i], -1e-9);
+  }
+  EXPECT_EQ(outcome.status.back(), status::finished);
+  EXPECT_NEAR(after.state[Stepper::time].back(), 10.0, 1e-9);
+}
+
+TEST_P(OdeArms, EventsStopEachSampleWhereItLands) {
+  ode::Rk4<Fall> rk4;
+  rk4.dt = 1e-2;
+  lands_where_the_closed_form_says(rk4, GetParam());
+  lands_where_the_closed_form_says(ode::Tsit5<Fall>{}, GetParam());
+  lands_where_the_closed_form_says(ode::Dopri5<Fall>{}, GetParam());
+}
+
 INSTANTIATE_TEST_SUITE_P(Arms, OdeArms, ::testing::ValuesIn(arms()), arm_name);
+
+TEST(OdeEvents, TheDirectionPicksTheCrossing) {
+  // Springs x = cos(omega t): x falls through zero at pi / (2 omega), rises at 3 pi / (2 omega).
+  ode::Tsit5<SpringAndDecay> m;
+  m.t_end = 10.0;
+  m.rtol = 1e-11;
+  m.atol = 1e-13;
+  const double pi = std::acos(-1.0);
+  for (const auto& [direction, quarter_turns] :
+       {std::pair{ode::Crossing::either, 1.0}, std::pair{ode::Crossing::falling, 1.0},
+        std::pair{ode::Crossing::rising, 3.0}}) {
+    const auto stopping = ode::stop_when(m, FirstState{}, direction);
+    Planes<decltype(stopping)> planes(springs_and_decays<decltype(m)>());
+    const Report report = planes.run(stopping, per_sample, 1000000);
+    EXPECT_EQ(report.finished, 3) << report.summary();
+    const auto s = planes.state_now();
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double omega = 1.0 + static_cast<double>(i);
+      EXPECT_NEAR(s[decltype(m)::time][i], quarter_turns * pi / (2.0 * omega), 1e-8) << "omega " << omega;
+    }
+  }
+  EXPECT_EQ(describe_status(decltype(ode::stop_when(m, FirstState{}))::event), "finished, model ending 4");
+}
+
+TEST(OdeEvents, AToleranceThatIsNotPositiveIsRefusedByName) {
+  for (const double tolerance : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
+    try {
+      ode::stop_when(ode::Tsit5<Fall>{}, FirstState{}, ode::Crossing::either, tolerance);
+      ADD_FAILURE() << "accepted tolerance " << tolerance;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("eagle::ode::stop_when: the tolerance must be positive"), std::string::npos)
+          << e.what();
+    }
+  }
+}
 
 TEST(OdeSaving, AListOfTimesIsLandedOnExactly) {
   const std::size_t n = 3;

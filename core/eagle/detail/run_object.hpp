@@ -84,7 +84,7 @@ void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& repo
       "eagle::summary_counts", Range(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r, std::int64_t& f) {
         r += codes(i) == status::running || codes(i) == status::capped ? 1 : 0;
-        f += codes(i) == status::finished ? 1 : 0;
+        f += status::is_finished(codes(i)) ? 1 : 0;
       },
       running, finished);
   Kokkos::parallel_reduce(
@@ -103,7 +103,7 @@ void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& repo
   const std::vector<std::uint8_t> host_codes = host_values<std::uint8_t>(exec, codes);
   for (std::int64_t i = 0; i < n; ++i) {
     const std::uint8_t code = host_codes[static_cast<std::size_t>(i)];
-    if (code == status::running || code == status::capped || code == status::finished) continue;
+    if (code == status::running || code == status::capped || status::is_finished(code)) continue;
     ++report.failures[code];
     if (report.first_failures.size() < Report::failures_named) report.first_failures.push_back({i, code});
   }

@@ -101,6 +101,12 @@ KOKKOS_FORCEINLINE_FUNCTION void later_stages(const System& f, const V& t0, cons
   });
 }
 
+/// The step's result from its stages: y1 = y0 + h sum_j b_j k[j].
+template <class Tableau, int N, class H, class Y>
+KOKKOS_FORCEINLINE_FUNCTION void solution(const H& h, const Y& y0, const Y (&k)[Tableau::stages], Y& y1) {
+  for (int n = 0; n < N; ++n) y1[n] = y0[n] + h * weighted_sum<SolutionWeights<Tableau>>(k, n);
+}
+
 /// A system's compile-time facts, checked once so errors read well.
 template <class System>
 struct SystemTraits {
@@ -140,15 +146,23 @@ struct FixedStep {
   KOKKOS_INLINE_FUNCTION auto step(S& s, const I& p) const {
     using V = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;
     constexpr int N = time;
-    Values<V, N> y0;
+    Values<V, N> y0, y1;
     for (int n = 0; n < N; ++n) y0[n] = s[n];
     const V t0 = s[time];
-    Values<V, N> k[Tableau::stages];
-    system(t0, y0, p, k[0]);
-    detail::later_stages<Tableau, N>(system, t0, dt, y0, p, k);
-    for (int n = 0; n < N; ++n) s[n] = y0[n] + dt * detail::weighted_sum<detail::SolutionWeights<Tableau>>(k, n);
+    single_step(t0, dt, y0, p, y1);
+    for (int n = 0; n < N; ++n) s[n] = y1[n];
     s[time] = t0 + dt;
     return s[time] + 0.5 * dt >= t_end;
+  }
+
+  /// One step of the method of size h from (t0, y0) into y1 (what an event is located with).
+  template <class V, class H, class I>
+  KOKKOS_INLINE_FUNCTION void single_step(const V& t0, const H& h, const Values<V, time>& y0, const I& p,
+                                          Values<V, time>& y1) const {
+    Values<V, time> k[Tableau::stages];
+    system(t0, y0, p, k[0]);
+    detail::later_stages<Tableau, time>(system, t0, h, y0, p, k);
+    detail::solution<Tableau, time>(h, y0, k, y1);
   }
 };
 
@@ -212,9 +226,9 @@ struct Adaptive {
 
     detail::later_stages<Tableau, N>(system, t0, h, y0, p, k);
     Values<double, N> y1;
+    detail::solution<Tableau, N>(h, y0, k, y1);
     double sum = 0.0;
     for (int n = 0; n < N; ++n) {
-      y1[n] = y0[n] + h * detail::weighted_sum<detail::SolutionWeights<Tableau>>(k, n);
       const double e = h * detail::weighted_sum<detail::ErrorWeights<Tableau>>(k, n) /
                        (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
       sum += e * e;
@@ -229,6 +243,17 @@ struct Adaptive {
       s[time] = h == rest ? t_stop : t0 + h;
     }
     return s[time] >= t_end ? StepStatus::done() : StepStatus::carry_on();
+  }
+
+  /// One step of the method of size h from (t0, y0) into y1, without error control (what an
+  /// event inside an accepted step is located with).
+  template <class I>
+  KOKKOS_INLINE_FUNCTION void single_step(double t0, double h, const Values<double, time>& y0, const I& p,
+                                          Values<double, time>& y1) const {
+    Values<double, time> k[Tableau::stages];
+    system(t0, y0, p, k[0]);
+    detail::later_stages<Tableau, time>(system, t0, h, y0, p, k);
+    detail::solution<Tableau, time>(h, y0, k, y1);
   }
 
  private:
