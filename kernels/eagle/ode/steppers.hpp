@@ -32,22 +32,10 @@
 
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 namespace eagle::ode {
 
 namespace detail {
-
-/// f(integral_constant<int, i>) for i in [first, last): the stage loops unrolled with constant
-/// indices, so each tableau weight is a constant and zero weights cost nothing.
-template <int first, class F, int... is>
-KOKKOS_FORCEINLINE_FUNCTION void unrolled(F& f, std::integer_sequence<int, is...>) {
-  (f(std::integral_constant<int, first + is>{}), ...);
-}
-template <int first, int last, class F>
-KOKKOS_FORCEINLINE_FUNCTION void unrolled(F&& f) {
-  unrolled<first>(f, std::make_integer_sequence<int, last - first>{});
-}
 
 /// The tableau's weights of stage i's argument.
 template <class Tableau, int i>
@@ -88,17 +76,17 @@ KOKKOS_FORCEINLINE_FUNCTION auto weighted_sum(const Y (&k)[S], int n) {
   return weighted_sum<Weights>(k, n, k[0][n]);
 }
 
-/// Stages 1 .. S-1 of an explicit Runge-Kutta step of size h from (t0, y0), k[0] = f(t0, y0)
-/// given: k[i] = f(t0 + c_i h, y0 + h sum_j a_ij k[j]).
-template <class Tableau, int N, class System, class V, class H, class Y, class Parameters>
+/// Stages i .. S-1 of an explicit Runge-Kutta step of size h from (t0, y0), the earlier ones in k:
+/// k[i] = f(t0 + c_i h, y0 + h sum_j a_ij k[j]). Unrolled with constant indices, so each tableau
+/// weight is a constant and zero weights cost nothing; forced inline, stage by stage, so the
+/// stages' values stay in registers (GCC keeps a generic lambda per stage out of line).
+template <class Tableau, int N, int i = 1, class System, class V, class H, class Y, class Parameters>
 KOKKOS_FORCEINLINE_FUNCTION void later_stages(const System& f, const V& t0, const H& h, const Y& y0,
                                               const Parameters& p, Y (&k)[Tableau::stages]) {
-  unrolled<1, Tableau::stages>([&](auto stage) {
-    constexpr int i = decltype(stage)::value;
-    Y yi;
-    for (int n = 0; n < N; ++n) yi[n] = y0[n] + h * weighted_sum<StageWeights<Tableau, i>>(k, n);
-    f(V(t0 + Tableau::c(i) * h), yi, p, k[i]);
-  });
+  Y yi;
+  for (int n = 0; n < N; ++n) yi[n] = y0[n] + h * weighted_sum<StageWeights<Tableau, i>>(k, n);
+  f(V(t0 + Tableau::c(i) * h), yi, p, k[i]);
+  if constexpr (i + 1 < Tableau::stages) later_stages<Tableau, N, i + 1>(f, t0, h, y0, p, k);
 }
 
 /// The step's result from its stages: y1 = y0 + h sum_j b_j k[j].
