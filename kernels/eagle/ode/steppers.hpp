@@ -95,6 +95,16 @@ KOKKOS_FORCEINLINE_FUNCTION void solution(const H& h, const Y& y0, const Y (&k)[
   for (int n = 0; n < N; ++n) y1[n] = y0[n] + h * weighted_sum<SolutionWeights<Tableau>>(k, n);
 }
 
+/// One whole step of size h from (t0, y0) into y1, every stage evaluated here.
+template <class Tableau, int N, class System, class V, class H, class Y, class Parameters>
+KOKKOS_FORCEINLINE_FUNCTION void whole_step(const System& f, const V& t0, const H& h, const Y& y0, const Parameters& p,
+                                            Y& y1) {
+  Y k[Tableau::stages];
+  f(t0, y0, p, k[0]);
+  later_stages<Tableau, N>(f, t0, h, y0, p, k);
+  solution<Tableau, N>(h, y0, k, y1);
+}
+
 /// A system's compile-time facts, checked once so errors read well.
 template <class System>
 struct SystemTraits {
@@ -147,10 +157,7 @@ struct FixedStep {
   template <class V, class H, class I>
   KOKKOS_INLINE_FUNCTION void single_step(const V& t0, const H& h, const Values<V, time>& y0, const I& p,
                                           Values<V, time>& y1) const {
-    Values<V, time> k[Tableau::stages];
-    system(t0, y0, p, k[0]);
-    detail::later_stages<Tableau, time>(system, t0, h, y0, p, k);
-    detail::solution<Tableau, time>(h, y0, k, y1);
+    detail::whole_step<Tableau, time>(system, t0, h, y0, p, y1);
   }
 };
 
@@ -238,10 +245,7 @@ struct Adaptive {
   template <class I>
   KOKKOS_INLINE_FUNCTION void single_step(double t0, double h, const Values<double, time>& y0, const I& p,
                                           Values<double, time>& y1) const {
-    Values<double, time> k[Tableau::stages];
-    system(t0, y0, p, k[0]);
-    detail::later_stages<Tableau, time>(system, t0, h, y0, p, k);
-    detail::solution<Tableau, time>(h, y0, k, y1);
+    detail::whole_step<Tableau, time>(system, t0, h, y0, p, y1);
   }
 
  private:
