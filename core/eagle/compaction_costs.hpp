@@ -30,7 +30,7 @@ CompactionCosts measure_compaction_costs(const Launcher<ExecSpace, Model, Mem>& 
   constexpr std::int64_t large = std::int64_t(1) << 18;
   const ExecSpace& exec = run.exec;
 
-  Launcher<ExecSpace, Model, Mem> probe = run;
+  Launcher<ExecSpace, Model, Mem> probe = run.rehearsal();
   probe.max_steps = 1;
   for (int f = 0; f < NS; ++f) probe.state.planes[f] = Kokkos::View<T*, Mem>("eagle::probe_state", large);
   for (int f = 0; f < NI; ++f) probe.inputs.planes[f] = Kokkos::View<T*, Mem>("eagle::probe_input", large);

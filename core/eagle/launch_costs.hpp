@@ -53,7 +53,7 @@ template <class ExecSpace, class Model, class Mem, class Pick>
 Launcher<ExecSpace, Model, Mem> probe_of(const Launcher<ExecSpace, Model, Mem>& run, const Pick& pick,
                                          std::int64_t large) {
   using T = typename ModelTraits<Model>::scalar_type;
-  Launcher<ExecSpace, Model, Mem> probe = run;
+  Launcher<ExecSpace, Model, Mem> probe = run.rehearsal();
   probe.max_steps = std::int64_t(1) << 40;
   for (int f = 0; f < ModelTraits<Model>::state_count; ++f)
     probe.state.planes[f] = probe_copy<ExecSpace, T, Mem>(run.exec, run.state.planes[f], pick, large);

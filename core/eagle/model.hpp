@@ -30,6 +30,9 @@
 // `at.step` the step it is taking, 0 for its first: the same on every nest, K, compaction, revival
 // and resume. Such a model runs on the tile's single lanes (a pack of lanes would need a pack of
 // 64-bit indices and step counts beside its state): drop `lane_packs` or the context.
+// `auto` times the model's step on copies of the batch's samples before and during a run; those
+// steps are rehearsals (`at.rehearsal()`, their sample indices negative): a step that writes
+// outside its sample's state (a saved trajectory, an observer) writes nothing in a rehearsal.
 
 #include <Kokkos_Core.hpp>
 
@@ -47,6 +50,10 @@ using Values = Kokkos::Array<T, static_cast<std::size_t>(N)>;
 struct StepContext {
   std::int64_t sample;  ///< the sample's index in the caller's batch (over MPI ranks: in the whole batch)
   std::int64_t step;    ///< the step the sample is taking, 0 for its first
+
+  /// Whether this is a rehearsal: a step of a copy of a sample that `auto` times, whose writes
+  /// outside the sample's state must not happen (its sample index is negative).
+  KOKKOS_INLINE_FUNCTION bool rehearsal() const { return sample < 0; }
 };
 
 /// Compile-time facts about a model, checked once so errors read well.

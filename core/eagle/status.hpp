@@ -41,6 +41,13 @@ namespace detail {
 /// The status code of a step's result, whether the model returned a bool or a StepStatus.
 KOKKOS_INLINE_FUNCTION std::uint8_t outcome(bool terminated) { return terminated ? status::finished : status::running; }
 KOKKOS_INLINE_FUNCTION std::uint8_t outcome(StepStatus s) { return s.code(); }
+/// The StepStatus of a status code (a stepper passing on the one it wraps).
+KOKKOS_INLINE_FUNCTION StepStatus step_status(std::uint8_t code) {
+  return code == status::running     ? StepStatus::carry_on()
+         : code == status::finished  ? StepStatus::done()
+         : status::is_finished(code) ? StepStatus::done(code)
+                                     : StepStatus::failed(code);
+}
 }  // namespace detail
 
 }  // namespace eagle

@@ -7,11 +7,19 @@
 #include "eagle_test_space.hpp"
 
 #include <eagle/eagle.hpp>
+#include <eagle/kernels/robertson_kinetics.hpp>
 #include <eagle/ode/events.hpp>
+#include <eagle/ode/rosenbrock.hpp>
 #include <eagle/ode/saving.hpp>
 #include <eagle/ode/steppers.hpp>
 
 #include <gtest/gtest.h>
+
+// Kokkos Kernels 4.1 and later carry KokkosODE: a peer to check the adaptive steppers against.
+#if defined(EAGLE_TEST_HAS_KOKKOS_KERNELS) && __has_include(<KokkosODE_RungeKutta.hpp>)
+#include <KokkosODE_RungeKutta.hpp>
+#define EAGLE_TEST_HAS_KOKKOS_ODE
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -131,6 +139,8 @@ TEST(OdeOrder, Tsit5ConvergesAtOrderFiveWithASmallerErrorThanDopri5) {
   EXPECT_LT(worst_errors<ode::Tsit5>(0.025).first, worst_errors<ode::Dopri5>(0.025).first);
 }
 
+TEST(OdeOrder, Rosenbrock23ConvergesAtOrderTwo) { converges_at_order<ode::Rosenbrock23>(2, 0.01); }
+
 // --- Adaptive steps: tolerance, per-sample steps, first guess, failure -----------------------
 
 template <class Stepper>
@@ -217,6 +227,18 @@ std::vector<double> to_host(const Trajectories& out) {
   return std::vector<double>(host.data(), host.data() + host.size());
 }
 
+/// Runs `saving` on an arm into `out`: every sample finishes, and the trajectories are bit for bit
+/// the serial loop's; returns them.
+template <class SavingPlanes, class Saving>
+std::vector<double> saved_on(SavingPlanes& planes, const Saving& saving, const HostBatch& start, const Arm& arm,
+                             const Trajectories& out) {
+  const Report report = planes.run(saving, arm, 1000000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(start.inputs[0].size())) << report.summary();
+  const auto saved = to_host(out);
+  EXPECT_EQ(bits({saved}), bits({saved_by_the_serial_loop(saving, start, out.extent(1))}));
+  return saved;
+}
+
 /// Van der Pol, mu swept, saved at 100 times from 0 to t_end = 3 on an arm: bit for bit the serial
 /// loop's trajectories, every slot written, each starting at the initial state.
 template <class Stepper>
@@ -229,10 +251,7 @@ std::vector<double> van_der_pol_saved(Stepper stepper, const Arm& arm) {
   const HostBatch start =
       start_of<decltype(saving)>({std::vector<double>(n, 2.0), std::vector<double>(n, 0.0)}, {spread(n, 0.1, 4.0)});
   Planes<decltype(saving)> planes(start);
-  const Report report = planes.run(saving, arm, 1000000);
-  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n)) << report.summary();
-  const auto saved = to_host(out);
-  EXPECT_EQ(bits({saved}), bits({saved_by_the_serial_loop(saving, start, times)}));
+  const auto saved = saved_on(planes, saving, start, arm, out);
   for (std::size_t i = 0; i < n; ++i) {
     EXPECT_EQ(saved[i * times * 2], 2.0);
     EXPECT_EQ(saved[i * times * 2 + 1], 0.0);
@@ -248,10 +267,158 @@ TEST_P(OdeArms, SavedTrajectoriesMatchTheSerialLoopAndAgreeAcrossSteppers) {
   ode::Tsit5<VanDerPol> tsit5;
   tsit5.rtol = 1e-10;
   tsit5.atol = 1e-12;
+  ode::Dopri5<VanDerPol> dopri5;
+  dopri5.rtol = 1e-10;
+  dopri5.atol = 1e-12;
+  ode::Rosenbrock23<VanDerPol> rosenbrock;
+  rosenbrock.rtol = 1e-9;
+  rosenbrock.atol = 1e-12;
   const auto a = van_der_pol_saved(rk4, GetParam());
   const auto b = van_der_pol_saved(tsit5, GetParam());
+  const auto c = van_der_pol_saved(dopri5, GetParam());
+  const auto d = van_der_pol_saved(rosenbrock, GetParam());
   for (std::size_t k = 0; k < a.size(); ++k) {
     EXPECT_NEAR(b[k], a[k], 1e-7) << "slot " << k;
+    EXPECT_NEAR(c[k], a[k], 1e-7) << "slot " << k;
+    EXPECT_NEAR(d[k], a[k], 1e-5) << "slot " << k << ": Rosenbrock 2(3), second order";
+  }
+}
+
+// --- A peer: Kokkos Kernels' KokkosODE -----------------------------------------------------
+
+#if defined(EAGLE_TEST_HAS_KOKKOS_ODE)
+/// Van der Pol as KokkosODE takes a system: the same right-hand side, mu per sample.
+struct VanDerPolForKokkosOde {
+  static constexpr int neqs = 2;
+  double mu;
+  template <class Y, class F>
+  KOKKOS_FUNCTION void evaluate_function(double, double, const Y& y, const F& f) const {
+    f(0) = y(1);
+    f(1) = mu * (1.0 - y(0) * y(0)) * y(1) - y(0);
+  }
+};
+
+/// Van der Pol, mu swept, to t = 3 at rtol 1e-10: eagle's Dormand-Prince against KokkosODE's (its
+/// own step control and arithmetic) on the same execution space.
+TEST(OdePeers, Dopri5AgreesWithKokkosOdeToTolerance) {
+  using Peer = KokkosODE::Experimental::RungeKutta<KokkosODE::Experimental::RK_type::RKDP>;
+  const std::size_t n = 24;
+  const double t_end = 3.0, rtol = 1e-10, atol = 1e-12;
+  const std::vector<double> mu = spread(n, 0.1, 4.0);
+  Kokkos::View<double**, Mem> y0("y0", n, 2), y("y", n, 2), temp("temp", n, 2);
+  Kokkos::View<double***, Mem> stages("stages", n, Peer::num_stages(), 2);
+  Kokkos::View<int*, Mem> outcome("outcome", n);
+  const Plane mus = plane<TestSpace>("mu", mu);
+  Kokkos::deep_copy(Kokkos::subview(y0, Kokkos::ALL, 0), 2.0);
+  Kokkos::parallel_for(
+      "eagle::test::kokkos_ode", Kokkos::RangePolicy<TestSpace>(0, n), KOKKOS_LAMBDA(const int i) {
+        const KokkosODE::Experimental::ODE_params params(100, 1000000, atol, rtol, 1e-14);
+        int steps = 0;
+        outcome(i) = Peer::Solve(VanDerPolForKokkosOde{mus(i)}, params, 0.0, t_end, Kokkos::subview(y0, i, Kokkos::ALL),
+                                 Kokkos::subview(y, i, Kokkos::ALL), Kokkos::subview(temp, i, Kokkos::ALL),
+                                 Kokkos::subview(stages, i, Kokkos::ALL, Kokkos::ALL), &steps);
+      });
+  const auto peer = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
+  const auto peer_outcome = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), outcome);
+
+  ode::Dopri5<VanDerPol> stepper;
+  stepper.t_end = t_end;
+  stepper.rtol = rtol;
+  stepper.atol = atol;
+  Planes<decltype(stepper)> planes(
+      start_of<decltype(stepper)>({std::vector<double>(n, 2.0), std::vector<double>(n, 0.0)}, {mu}));
+  EXPECT_EQ(planes.run(stepper, per_sample, 1000000).finished, static_cast<std::int64_t>(n));
+  const auto s = planes.state_now();
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(peer_outcome(i), static_cast<int>(KokkosODE::Experimental::ode_solver_status::SUCCESS)) << "mu " << mu[i];
+    for (int c = 0; c < 2; ++c) EXPECT_NEAR(s[c][i], peer(i, c), 1e-7) << "mu " << mu[i] << " y" << c;
+  }
+}
+#endif
+
+// --- A stiff system: Robertson's kinetics under Rosenbrock 2(3) --------------------------------
+
+/// Robertson's kinetics from (1, 0, 0), the first sample at the published rates (rate_scale 1),
+/// the others' k1 scaled from 0.5 to 2.
+HostBatch robertson_start(std::size_t n, double h0 = 0.0) {
+  std::vector<double> rate_scale = spread(n, 0.5, 2.0);
+  rate_scale[0] = 1.0;
+  return start_of<ode::Rosenbrock23<kernels::RobertsonKinetics>>(
+      {std::vector<double>(n, 1.0), std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)}, {rate_scale}, h0);
+}
+
+/// Robertson's y at t = 40 and t = 1e11, from Boost.Odeint's rosenbrock4 (rtol 1e-12, atol 1e-16):
+/// within 1e-11 of Hairer and Wanner's values at 40 and 1e-9 of Mazzia's test set at 1e11.
+constexpr double robertson_at_40[3] = {7.1582706871915569e-01, 9.1855347645470815e-06, 2.8416374574585163e-01};
+constexpr double robertson_at_1e11[3] = {2.0833401501572255e-08, 8.3333607721602559e-14, 9.9999997916630545e-01};
+
+// The serial loop alone: the arms run Rosenbrock 2(3) on Van der Pol above (each model type
+// compiles every rung of both nests).
+TEST(OdeStiff, Rosenbrock23FollowsRobertsonToThePublishedValues) {
+  // [snippet robertson]
+  ode::Rosenbrock23<kernels::RobertsonKinetics> m;
+  m.t_end = 40.0;
+  m.rtol = 1e-8;
+  m.atol = 1e-14;
+  // [snippet end]
+  const std::size_t n = 12;
+  HostBatch after = robertson_start(n);
+  const ReferenceOutcome outcome = reference_run(m, after, 1000000);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(after.state[c][0], robertson_at_40[c], 1e-5 * robertson_at_40[c]) << "y" << c + 1;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(outcome.status[i], status::finished) << "sample " << i;
+    EXPECT_EQ(after.state[decltype(m)::time][i], 40.0);
+    EXPECT_NEAR(after.state[0][i] + after.state[1][i] + after.state[2][i], 1.0, 1e-13) << "sample " << i;
+    if (i > 1) {
+      EXPECT_LT(after.state[0][i], after.state[0][i - 1]) << "a faster k1 leaves less y1";
+    }
+  }
+}
+
+TEST(OdeStiff, Rosenbrock23CrossesElevenDecadesOfRobertsonInAFewThousandSteps) {
+  ode::Rosenbrock23<kernels::RobertsonKinetics> m;
+  m.t_end = 1e11;
+  m.rtol = 1e-6;
+  m.atol = 1e-20;  // y2 falls to 1e-13: a relative control, from a first step of 1e-8 (y2 = 0 there)
+  HostBatch start = robertson_start(1, 1e-8);
+  const ReferenceOutcome outcome = reference_run(m, start, 1000000);
+  EXPECT_EQ(outcome.status[0], status::finished);
+  // An explicit stepper's stable step there is about 2 / |lambda| = 2e-4: 10^15 steps.
+  EXPECT_LT(outcome.steps[0], 5000);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(start.state[c][0], robertson_at_1e11[c], 1e-3 * robertson_at_1e11[c]) << "y" << c + 1;
+  }
+}
+
+/// Robertson's kinetics without its Jacobian: Rosenbrock 2(3) takes forward differences. (Only its
+/// step is called here, so it has no name.)
+struct RobertsonByDifferences {
+  static constexpr int state_count = 3;
+  static constexpr int parameter_count = 1;
+  kernels::RobertsonKinetics kinetics;
+  KOKKOS_INLINE_FUNCTION void operator()(double t, const Values<double, 3>& y, const Values<double, 1>& p,
+                                         Values<double, 3>& dy) const {
+    kinetics(t, y, p, dy);
+  }
+};
+
+TEST(OdeStiff, AJacobianByForwardDifferencesGivesTheStepOfTheExactOne) {
+  static_assert(ode::detail::HasJacobian<kernels::RobertsonKinetics>::value);
+  static_assert(!ode::detail::HasJacobian<RobertsonByDifferences>::value);
+  const Values<double, RobertsonByDifferences::state_count> y0{0.9, 3e-5, 0.1 - 3e-5};
+  const Values<double, RobertsonByDifferences::parameter_count> p{1.0};
+  for (const double h : {1e-4, 1e-2, 1.0}) {
+    Values<double, 3> exact_y1, exact_e, by_differences_y1, by_differences_e, f0;
+    kernels::RobertsonKinetics{}(0.0, y0, p, f0);
+    ode::Rosenbrock23Method::trial<3>(kernels::RobertsonKinetics{}, 0.0, h, y0, p, f0, 1e-12, exact_y1, exact_e);
+    ode::Rosenbrock23Method::trial<3>(RobertsonByDifferences{}, 0.0, h, y0, p, f0, 1e-12, by_differences_y1,
+                                      by_differences_e);
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(by_differences_y1[c], exact_y1[c], 1e-6 * std::abs(exact_y1[c])) << "h " << h << " y" << c + 1;
+      EXPECT_NEAR(by_differences_e[c], exact_e[c], 1e-4 * std::abs(exact_e[c]) + 1e-15) << "h " << h << " y" << c + 1;
+    }
   }
 }
 
@@ -311,6 +478,41 @@ TEST_P(OdeArms, EventsStopEachSampleWhereItLands) {
   lands_where_the_closed_form_says(rk4, GetParam());
   lands_where_the_closed_form_says(ode::Tsit5<Fall>{}, GetParam());
   lands_where_the_closed_form_says(ode::Dopri5<Fall>{}, GetParam());
+}
+
+/// Bodies as above, saved every 0.25 s up to where they land: the times before the landing hold
+/// h - g t^2 / 2, the later ones what the View held (NaN); bit for bit the serial loop.
+template <class Stepper>
+void saved_until_it_lands(Stepper stepper, const Arm& arm) {
+  const std::size_t n = 17, times = 41;
+  stepper.t_end = 10.0;
+  std::vector<double> heights = spread(n, 1.0, 100.0), g = spread(n, 20.0, 1.0);
+  heights.back() = 2000.0;  // still falling at t_end
+  Trajectories out("trajectories", n, times, 2);
+  Kokkos::deep_copy(out, std::numeric_limits<double>::quiet_NaN());
+  const auto saving =
+      ode::save_at(ode::stop_when(stepper, FirstState{}, ode::Crossing::falling, 1e-12), out, 0.0, 0.25);
+  const HostBatch start = start_of<decltype(saving)>({heights, std::vector<double>(n, 0.0)}, {g});
+  Planes<decltype(saving)> planes(start);
+  const auto saved = saved_on(planes, saving, start, arm, out);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double landing = i + 1 < n ? std::sqrt(2.0 * heights[i] / g[i]) : 1e300;
+    for (std::size_t j = 0; j < times; ++j) {
+      const double t = 0.25 * static_cast<double>(j), y = saved[(i * times + j) * 2];
+      if (t < landing - 1e-9) {
+        EXPECT_NEAR(y, heights[i] - 0.5 * g[i] * t * t, 1e-9 * heights[i]) << "sample " << i << " t " << t;
+      } else if (t > landing + 0.5e-2 + 1e-9) {  // RK4 saves at the step nearest a time: dt / 2 past the end
+        EXPECT_TRUE(std::isnan(y)) << "sample " << i << " saved at t " << t << " after landing at " << landing;
+      }
+    }
+  }
+}
+
+TEST_P(OdeArms, SavingAndAnEventTogetherSaveUntilTheEvent) {
+  ode::Rk4<Fall> rk4;
+  rk4.dt = 1e-2;
+  saved_until_it_lands(rk4, GetParam());
+  saved_until_it_lands(ode::Tsit5<Fall>{}, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Arms, OdeArms, ::testing::ValuesIn(arms()), arm_name);

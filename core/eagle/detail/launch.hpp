@@ -54,6 +54,14 @@ struct Launcher {
   std::int64_t max_steps;
   std::int64_t first_sample = 0;  ///< the batch's first sample in the caller's whole batch (MPI)
 
+  /// This launcher with its steps' contexts marked rehearsals (StepContext::rehearsal(): sample
+  /// indices negative), for the probes that time copies of samples.
+  Launcher rehearsal() const {
+    Launcher copy = *this;
+    copy.first_sample = -(std::int64_t(1) << 62);
+    return copy;
+  }
+
   /// Runs up to k steps of every slot that steps on; `refill`: see TiledSteps; `counts`: see
   /// StepCounts (one sample per work item only: the tile keeps every count exact). Returns how
   /// many samples still step.

@@ -145,6 +145,11 @@ struct TiledSteps {
   /// One masked step of pack p; `counting`: each lane's steps too.
   template <int p, bool counting>
   EAGLE_HOST_FORCEINLINE static void step_pack(Packs& b, const Model& m) {
+    // A step that knows its sample may write outside its state (a saved trajectory): a lane that
+    // has stopped takes no step at all, rather than a step whose state is discarded.
+    if constexpr (W == 1 && takes_context<Model>) {
+      if (!b.alive[p]) return;
+    }
     P before[NS];
     for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
     std::int64_t sample = 0, step = 0;  // read only by a step body that takes its context

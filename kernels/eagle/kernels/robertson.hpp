@@ -1,13 +1,13 @@
 #pragma once
-// Robertson's stiff chemical kinetics with backward Euler, each step's Newton system solved per
-// sample with Kokkos Kernels' KokkosBatched serial LU and triangular solves:
-//   y1' = -k1 y1 + k3 y2 y3,  y2' = k1 y1 - k3 y2 y3 - k2 y2^2,  y3' = k2 y2^2,
-//   k1 = 0.04 * rate_scale (per sample), k2 = 3e7, k3 = 1e4;  y(0) = (1, 0, 0).
+// Robertson's stiff chemical kinetics (eagle/kernels/robertson_kinetics.hpp: rate_scale per
+// sample scales k1) with backward Euler, each step's Newton system solved per sample with Kokkos
+// Kernels' KokkosBatched serial LU and triangular solves; from y(0) = (1, 0, 0).
 // Step: solve Y - y - h f(Y) = 0 by Newton (Jacobian I - h df/dy at every iterate), converged when
 // max |dY| <= newton_tolerance (1 + max |Y|); more than max_newton iterations fails the sample
 // (status newton_failed). The step size h (state) grows by `growth` per step up to h_max and
 // stops at t_end. Needs Kokkos Kernels (link Eagle::kokkoskernels).
 
+#include <eagle/kernels/robertson_kinetics.hpp>
 #include <eagle/math.hpp>
 #include <eagle/status.hpp>
 
@@ -41,8 +41,7 @@ struct Robertson {
   /// The status of a sample whose Newton iteration did not converge within max_newton iterations.
   static constexpr std::uint8_t newton_failed = status::first_model_failure;
 
-  double k2 = 3e7;                  ///< rate constant of y2 + y2 -> y3 + y2
-  double k3 = 1e4;                  ///< rate constant of y2 + y3 -> y1 + y3
+  RobertsonKinetics kinetics{};     ///< the right-hand side and its Jacobian, with k2 and k3
   double t_end = 40.0;              ///< each sample is done once its t reaches t_end
   double h_max = 5e-3;              ///< the largest step size
   double growth = 1.05;             ///< the factor h grows by each step, up to h_max
@@ -57,31 +56,23 @@ struct Robertson {
                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     using Vector =
         Kokkos::View<double[3], Kokkos::LayoutRight, Kokkos::AnonymousSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    const double k1 = 0.04 * in[rate_scale];
+    const Values<double, 1> p{in[rate_scale]};
     const double hh = math::fmin(s[h], t_end - s[t]);
-    const double y[3] = {s[y1], s[y2], s[y3]};
-    double Y[3] = {y[0], y[1], y[2]};
+    const Values<double, 3> y{s[y1], s[y2], s[y3]};
+    Values<double, 3> Y = y, f;
+    Values<double, 9> df;
     double a[9], b[3];
     const Matrix J(a);
     const Vector r(b);
     bool converged = false;
     for (int iteration = 0; iteration < max_newton && !converged; ++iteration) {
       // Residual F = Y - y - h f(Y), and J = I - h df/dY, both at the iterate.
-      const double f1 = -k1 * Y[0] + k3 * Y[1] * Y[2];
-      const double f3 = k2 * Y[1] * Y[1];
-      const double f2 = -f1 - f3;
-      r(0) = -(Y[0] - y[0] - hh * f1);
-      r(1) = -(Y[1] - y[1] - hh * f2);
-      r(2) = -(Y[2] - y[2] - hh * f3);
-      J(0, 0) = 1.0 + hh * k1;
-      J(0, 1) = -hh * k3 * Y[2];
-      J(0, 2) = -hh * k3 * Y[1];
-      J(1, 0) = -hh * k1;
-      J(1, 1) = 1.0 + hh * (k3 * Y[2] + 2.0 * k2 * Y[1]);
-      J(1, 2) = hh * k3 * Y[1];
-      J(2, 0) = 0.0;
-      J(2, 1) = -hh * 2.0 * k2 * Y[1];
-      J(2, 2) = 1.0;
+      kinetics(0.0, Y, p, f);
+      kinetics.jacobian(0.0, Y, p, df);
+      for (int i = 0; i < 3; ++i) {
+        r(i) = -(Y[i] - y[i] - hh * f[i]);
+        for (int j = 0; j < 3; ++j) J(i, j) = (i == j ? 1.0 : 0.0) - hh * df[i * 3 + j];
+      }
       KokkosBatched::SerialLU<KokkosBatched::Algo::LU::Unblocked>::invoke(J);
       KokkosBatched::SerialTrsv<KokkosBatched::Uplo::Lower, KokkosBatched::Trans::NoTranspose,
                                 KokkosBatched::Diag::Unit, KokkosBatched::Algo::Trsv::Unblocked>::invoke(1.0, J, r);

@@ -15,7 +15,8 @@
 // root of the method's solution, with status `event` (status::first_model_ending: counted as
 // finished, not failed). A sample starting on g = 0 does not stop there. A sample that reaches
 // t_end without crossing finishes as usual (status::finished). The step returns a status, so the
-// host tile runs it one lane at a time.
+// host tile runs it one lane at a time. To save trajectories up to the event, save around it:
+// save_at(stop_when(stepper, g), out, ...) (times after a sample's event keep what the View held).
 
 #include <eagle/math.hpp>
 #include <eagle/model.hpp>
@@ -58,19 +59,45 @@ struct StopWhen : Stepper {
   /// the crossing and stops with status `event`.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
-    constexpr int N = Stepper::time;
-    Values<double, N> y0, y1;
-    for (int n = 0; n < N; ++n) y0[n] = s[n];
-    const double t0 = s[Stepper::time];
-    const double g0 = condition(t0, y0, p);
-    const std::uint8_t code = eagle::detail::outcome(Stepper::step(s, p));
+    const Start start = before(s, p);
+    return after(s, p, start, eagle::detail::outcome(Stepper::step(s, p)));
+  }
+
+  /// As step, for an adaptive stepper's attempt toward t_stop (what Saving lands on save times with).
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION StepStatus attempt(S& s, const I& p, double t_stop) const {
+    const Start start = before(s, p);
+    return after(s, p, start, Stepper::attempt(s, p, t_stop).code());
+  }
+
+ private:
+  static constexpr int N = Stepper::time;
+  /// A step's start: (t0, y0) and g there.
+  struct Start {
+    Values<double, N> y0;
+    double t0, g0;
+  };
+
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION Start before(const S& s, const I& p) const {
+    Start start;
+    for (int n = 0; n < N; ++n) start.y0[n] = s[n];
+    start.t0 = s[Stepper::time];
+    start.g0 = condition(start.t0, start.y0, p);
+    return start;
+  }
+
+  /// After the stepper's step from `start` ended with `code`: where g crossed, back to the crossing.
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION StepStatus after(S& s, const I& p, const Start& start, std::uint8_t code) const {
+    const double t0 = start.t0, g0 = start.g0;
     const bool advanced = s[Stepper::time] != t0;  // an adaptive step may be rejected
-    if (code >= status::first_model_failure || !advanced) return as_status(code);
+    if (code >= status::first_model_failure || !advanced) return eagle::detail::step_status(code);
+    Values<double, N> y1;
     for (int n = 0; n < N; ++n) y1[n] = s[n];
     const double t1 = s[Stepper::time];
     const double g1 = condition(t1, y1, p);
-    if (!crosses(g0, g1)) return as_status(code);
-
+    if (!crosses(g0, g1)) return eagle::detail::step_status(code);
     // Illinois on tau in (lo, hi], the step's length from t0: g has crossed at hi, not at lo.
     double lo = 0.0, hi = t1 - t0, g_lo = g0, g_hi = g1;
     int kept = 0;  // which end the last two updates kept: -1 lo moved, +1 hi moved
@@ -78,7 +105,7 @@ struct StopWhen : Stepper {
       double tau = (lo * g_hi - hi * g_lo) / (g_hi - g_lo);
       if (!(tau > lo && tau < hi)) tau = 0.5 * (lo + hi);  // no secant inside: bisect
       Values<double, N> y;
-      this->single_step(t0, tau, y0, p, y);
+      this->single_step(t0, tau, start.y0, p, y);
       const double g = condition(t0 + tau, y, p);
       if (crosses(g0, g)) {
         hi = tau, g_hi = g, y1 = y;
@@ -95,16 +122,10 @@ struct StopWhen : Stepper {
     return StepStatus::done(event);
   }
 
- private:
   /// Whether g went from g0 to g across zero the watched way (from exactly zero: no).
   KOKKOS_INLINE_FUNCTION bool crosses(double g0, double g) const {
     const bool rising = g0 < 0.0 && g >= 0.0, falling = g0 > 0.0 && g <= 0.0;
     return direction == Crossing::rising ? rising : direction == Crossing::falling ? falling : rising || falling;
-  }
-  KOKKOS_INLINE_FUNCTION static StepStatus as_status(std::uint8_t code) {
-    return code == status::running    ? StepStatus::carry_on()
-           : code == status::finished ? StepStatus::done()
-                                      : StepStatus::failed(code);
   }
 };
 

@@ -10,10 +10,12 @@
 // sample's next save time; start it at 0), and a step that knows its sample (eagle::StepContext),
 // so it runs on the host tile's single lanes. An adaptive stepper lands on every save time (its
 // step is cut there) and saves y there exactly (at t_end, also the times within rounding of it); a
-// fixed-step stepper saves y at the step nearest each time (within dt/2). Times a sample never reaches (past t_end, or
-// after it failed) keep what the View held. Sample i writes row i - first_sample (first_sample: the first sample of a
-// batch run in parts, e.g. an MPI rank's part.begin); a sample whose row the View lacks fails with
-// status trajectory_row_outside, writing nothing.
+// fixed-step stepper saves y at the step nearest each time (within dt/2). Times a sample never
+// reaches (past t_end, or after it failed or stopped at an event of eagle::ode::stop_when, saved
+// around it as save_at(stop_when(stepper, g), ...)) keep what the View held. Sample i writes row
+// i - first_sample (first_sample: the first sample of a batch run in parts, e.g. an MPI rank's
+// part.begin); a sample whose row the View lacks fails with status trajectory_row_outside, writing
+// nothing.
 // The View's address is part of the model, so a run with a trajectory cannot resume from a
 // checkpoint: the resume is refused, by name, as a run of other parameters.
 
@@ -75,6 +77,7 @@ struct Saving : Stepper {
   /// whose row the View lacks fails with trajectory_row_outside, writing nothing.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p, const StepContext& at) const {
+    if (at.rehearsal()) return advance(s, p);  // a copy auto times: the same steps, no writes
     const std::int64_t row = at.sample - trajectory.first_sample;
     if (row < 0 || row >= trajectory.rows) return StepStatus::failed(trajectory_row_outside);
     save_reached(s, row, slack());  // the times at or before the start
@@ -93,7 +96,7 @@ struct Saving : Stepper {
       const double t_stop = next < trajectory.count ? math::fmin(this->t_end, trajectory.time(next)) : this->t_end;
       return this->attempt(s, p, t_stop);
     } else {
-      return Stepper::step(s, p) ? StepStatus::done() : StepStatus::carry_on();
+      return eagle::detail::step_status(eagle::detail::outcome(Stepper::step(s, p)));
     }
   }
   /// How far past t a save time counts as reached: an adaptive step lands on it; a fixed step

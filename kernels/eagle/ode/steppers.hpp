@@ -18,9 +18,10 @@
 // eagle::math runs on the host tile's lane packs under the fixed-step stepper.
 //
 // The steppers and their model layout (state fields, then inputs = the P parameters):
-//   eagle::ode::Rk4<System>     y[0..N-1], t          fixed steps of dt until t reaches t_end
-//   eagle::ode::Dopri5<System>  y[0..N-1], t, h       adaptive, per-sample error control
-//   eagle::ode::Tsit5<System>   y[0..N-1], t, h       adaptive, per-sample error control
+//   eagle::ode::Rk4<System>           y[0..N-1], t     fixed steps of dt until t reaches t_end
+//   eagle::ode::Dopri5<System>        y[0..N-1], t, h  adaptive, per-sample error control
+//   eagle::ode::Tsit5<System>         y[0..N-1], t, h  adaptive, per-sample error control
+//   eagle::ode::Rosenbrock23<System>  y[0..N-1], t, h  stiff systems, adaptive (eagle/ode/rosenbrock.hpp)
 // Each names its fields: Stepper::time, Stepper::step_size (adaptive), y's are 0..N-1.
 
 #include <eagle/math.hpp>
@@ -161,16 +162,44 @@ struct FixedStep {
   }
 };
 
-/// An embedded explicit Runge-Kutta pair as an eagle model, with error control per sample. One
-/// kernel step is one attempted step of size h = min(the sample's h, h_max), or t_end - t where
-/// that is less than 1.01 h. It is accepted when the error norm
+/// An embedded explicit Runge-Kutta pair, as the method of an Adaptive stepper: a trial step with
+/// its error estimate, and a step alone.
+template <class Tableau>
+struct ExplicitPair {
+  static constexpr int error_order = Tableau::error_order;  ///< order of the error estimate
+
+  /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1 and the error estimate e
+  /// (the double after f0, the size below which a component is negligible, is for implicit methods).
+  template <int N, class System, class I>
+  KOKKOS_FORCEINLINE_FUNCTION static void trial(const System& f, double t0, double h, const Values<double, N>& y0,
+                                                const I& p, const Values<double, N>& f0, double, Values<double, N>& y1,
+                                                Values<double, N>& e) {
+    Values<double, N> k[Tableau::stages];
+    k[0] = f0;
+    detail::later_stages<Tableau, N>(f, t0, h, y0, p, k);
+    detail::solution<Tableau, N>(h, y0, k, y1);
+    for (int n = 0; n < N; ++n) e[n] = h * detail::weighted_sum<detail::ErrorWeights<Tableau>>(k, n);
+  }
+
+  /// A step of size h from (t0, y0) into y1.
+  template <int N, class System, class I>
+  KOKKOS_INLINE_FUNCTION static void single_step(const System& f, double t0, double h, const Values<double, N>& y0,
+                                                 const I& p, double, Values<double, N>& y1) {
+    detail::whole_step<Tableau, N>(f, t0, h, y0, p, y1);
+  }
+};
+
+/// An adaptive stepper as an eagle model: a method with an error estimate (ExplicitPair, or
+/// Rosenbrock23Method in eagle/ode/rosenbrock.hpp) and error control per sample. One kernel step
+/// is one attempted step of size h = min(the sample's h, h_max), or t_end - t where that is less
+/// than 1.01 h. It is accepted when the error norm
 /// sqrt(mean_i (e_i / (atol + rtol max(|y0_i|, |y1_i|)))^2) is at most 1, and t advances (landing
 /// on t_end exactly); either way the next h is h min(factor_max, max(factor_min, safety
 /// err^(-1/(q+1)))), q the order of the error estimate. A sample whose h falls below h_min fails
 /// with status step_size_underflow; a non-finite error shrinks h until it does. A sample starting
 /// with h <= 0 gets a first h of 0.01 |y| / |f(t, y)| in the error norm (Hairer's first guess),
 /// at most h_max. Runs on the tile's single lanes (a failure is a per-lane status).
-template <class Tableau, class System>
+template <class Method, class System>
 struct Adaptive {
   static constexpr const char* name = System::name;  ///< the system's name: kernel labels, checkpoints
   using scalar_type = double;                        ///< every state and input plane holds double
@@ -211,25 +240,23 @@ struct Adaptive {
     for (int n = 0; n < N; ++n) y0[n] = s[n];
     const double t0 = s[time];
     const double rest = t_stop - t0;
-    Values<double, N> k[Tableau::stages];
-    system(t0, y0, p, k[0]);
-    const double asked = math::fmin(s[step_size] > 0.0 ? s[step_size] : first_guess(y0, k[0]), h_max);
+    Values<double, N> f0;
+    system(t0, y0, p, f0);
+    const double asked = math::fmin(s[step_size] > 0.0 ? s[step_size] : first_guess(y0, f0), h_max);
     // A step that would leave less than 1 % of itself to t_stop goes there (Hairer's DOPRI5): no
     // last step of a rounding error's length, below h_min.
     const double h = asked * 1.01 >= rest ? rest : asked;
     if (!(h >= h_min)) return StepStatus::failed(step_size_underflow);  // NaN too
 
-    detail::later_stages<Tableau, N>(system, t0, h, y0, p, k);
-    Values<double, N> y1;
-    detail::solution<Tableau, N>(h, y0, k, y1);
+    Values<double, N> y1, e;
+    Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e);
     double sum = 0.0;
     for (int n = 0; n < N; ++n) {
-      const double e = h * detail::weighted_sum<detail::ErrorWeights<Tableau>>(k, n) /
-                       (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
-      sum += e * e;
+      const double scaled = e[n] / (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
+      sum += scaled * scaled;
     }
     const double err = math::sqrt(sum / N);
-    constexpr double exponent = -1.0 / (Tableau::error_order + 1);
+    constexpr double exponent = -1.0 / (Method::error_order + 1);
     // fmax drops a NaN: a non-finite error shrinks h by factor_min.
     s[step_size] = err == 0.0 ? h * factor_max
                               : h * math::fmin(factor_max, math::fmax(factor_min, safety * math::pow(err, exponent)));
@@ -245,7 +272,7 @@ struct Adaptive {
   template <class I>
   KOKKOS_INLINE_FUNCTION void single_step(double t0, double h, const Values<double, time>& y0, const I& p,
                                           Values<double, time>& y1) const {
-    detail::whole_step<Tableau, time>(system, t0, h, y0, p, y1);
+    Method::template single_step<time>(system, t0, h, y0, p, atol, y1);
   }
 
  private:
@@ -268,9 +295,9 @@ template <class System>
 using Rk4 = FixedStep<Rk4Tableau, System>;
 /// Dormand-Prince 5(4), adaptive.
 template <class System>
-using Dopri5 = Adaptive<Dopri5Tableau, System>;
+using Dopri5 = Adaptive<ExplicitPair<Dopri5Tableau>, System>;
 /// Tsitouras 5(4), adaptive.
 template <class System>
-using Tsit5 = Adaptive<Tsit5Tableau, System>;
+using Tsit5 = Adaptive<ExplicitPair<Tsit5Tableau>, System>;
 
 }  // namespace eagle::ode
