@@ -58,7 +58,8 @@ struct Launcher {
   /// indices negative), for the probes that time copies of samples.
   Launcher rehearsal() const {
     Launcher copy = *this;
-    copy.first_sample = -(std::int64_t(1) << 62);
+    // Below any probe's rows, and small enough that a model's index arithmetic cannot overflow.
+    copy.first_sample = -(std::int64_t(1) << 31);
     return copy;
   }
 
