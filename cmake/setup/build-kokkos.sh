@@ -7,6 +7,9 @@
 #   cuda     Serial + OpenMP + CUDA for Ampere (sm_80; its PTX also loads on Hopper), compiled with
 #            Kokkos' nvcc_wrapper after kokkos-3.4.1-cuda13.patch (beside this script) adapts 3.4.1
 #            to CUDA 13. nvcc comes from CUDACXX, PATH or /usr/local/cuda/bin.
+#   cuda-hopper  the same, with Hopper's native code (sm_90) beside Ampere's in every object: the GPU
+#            bundle's Kokkos (3.4.1 has no Hopper flag and nvcc_wrapper takes one architecture, so
+#            nvcc gets the second through NVCC_APPEND_FLAGS)
 # Kokkos 4.6.01 comes from the upstream release tarballs in EAGLE_KOKKOS4 (default: the
 # folder third-party/ in ../shared beside the repository), their checksums checked first:
 #   kokkos4  Serial + OpenMP, C++20 (Kokkos 5's floor), deprecated Kokkos 4 code off
@@ -26,6 +29,11 @@ case $variant in
     name=cuda kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
     backends+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_AMPERE80=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON)
     ;;
+  cuda-hopper)
+    name=cuda-sm80-sm90 kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
+    backends+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_AMPERE80=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON)
+    export NVCC_APPEND_FLAGS=$(eagle_hopper_nvcc_flags)
+    ;;
   kokkos4)
     name=openmp kokkos_debug=(-DCMAKE_BUILD_TYPE=Release)
     backends+=(-DKokkos_ENABLE_DEPRECATED_CODE_4=OFF)
@@ -39,7 +47,7 @@ case $variant in
     command -v hipcc >/dev/null || { echo "eagle setup: no hipcc; apt-get install hipcc libamdhip64-dev" >&2; exit 1; }
     compiler=(-DCMAKE_CXX_COMPILER=hipcc)
     ;;
-  *) echo "usage: $0 [release|debug|cuda|kokkos4|hip]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release|debug|cuda|cuda-hopper|kokkos4|hip]" >&2; exit 2 ;;
 esac
 cache=${EAGLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eagle}
 version=3.4.1 standard=17
@@ -62,7 +70,7 @@ build_and_install() {
     -DCMAKE_CXX_STANDARD=$standard -DCMAKE_INSTALL_PREFIX="$prefix" "${backends[@]}" >&2
   cmake --build "$cache/build-kokkos" -j "$jobs" >&2
   cmake --install "$cache/build-kokkos" >&2
-  [[ $variant == cuda ]] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
+  [[ $variant == cuda* ]] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
 
   eagle_doing "building Kokkos Kernels $version into $prefix" "see the compiler output above; delete $cache to start over"
   log "building Kokkos Kernels $version (no explicit instantiation) into $prefix"
@@ -123,7 +131,7 @@ fi
 
 # The CUDA build compiles a patched copy of the sources; the host builds use them as shipped.
 kokkos_src=$src_dir/kokkos
-if [[ $variant == cuda ]]; then
+if [[ $variant == cuda* ]]; then
   eagle_doing "finding nvcc" "install the CUDA toolkit, or point CUDACXX at its nvcc"
   nvcc=$(eagle_find_nvcc)
   [[ -n $nvcc ]] || { echo "eagle setup: no nvcc (looked at CUDACXX, PATH, /usr/local/cuda/bin); install the CUDA toolkit or set CUDACXX" >&2; exit 1; }

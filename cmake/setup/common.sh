@@ -55,6 +55,10 @@ eagle_is_kokkos4_install() {
   return 1
 }
 
+# nvcc's flags for Hopper's native code (sm_90: the H100 and H200), which Kokkos 3.4.1 cannot name,
+# with device code compressed for size (8 times smaller than nvcc's default: the GPU bundle travels).
+eagle_hopper_nvcc_flags() { echo "-gencode=arch=compute_90,code=sm_90 --compress-mode=size"; }
+
 # The CUDA compiler: CUDACXX, then PATH, then the toolkit's default place. Prints nothing when none.
 eagle_find_nvcc() {
   local candidate

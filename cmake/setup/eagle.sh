@@ -4,9 +4,10 @@
 #                                    only the demo, and runs it; extra arguments go to eagle-demo
 #   bash cmake/setup/eagle.sh test   installs everything; builds, tests and builds a consumer project
 #                                    against (installed, and as a subdirectory) each flavour:
-#                                    Debian's prebuilt Kokkos 3.4.1 (Serial); Kokkos 4.6.01 (OpenMP +
-#                                    Serial, C++20) from its release tarballs, or Kokkos 3.4.1 with
-#                                    OpenMP where they are absent; the API reference; the CUDA and HIP
+#                                    Debian's prebuilt Kokkos 3.4.1 (Serial, no perf suite); Kokkos
+#                                    4.6.01 (OpenMP + Serial, C++20) from its release tarballs, or
+#                                    Kokkos 3.4.1 with OpenMP where they are absent; the GPU bundle's
+#                                    dry run on that flavour; the API reference; the CUDA and HIP
 #                                    flavours (below); then the tests again under ASan+UBSan (OpenMP)
 #                                    and on a Kokkos debug build with View bounds checks (Serial), both
 #                                    Kokkos 3.4.1; then the fuzzers. Ends with a table of each stage's
@@ -27,6 +28,14 @@
 #                                    consumer against it; runs every test where an AMD GPU is
 #                                    (/dev/kfd), else only those that never initialise Kokkos, and
 #                                    says so.
+# and one that packs the GPU check for a machine with an NVIDIA GPU and nothing else (perf/gpu/):
+#   bash cmake/setup/eagle.sh gpu-bundle   builds Kokkos 3.4.1 with CUDA for Hopper and Ampere
+#                                    (native sm_90 and sm_80 code) and with it the executables the
+#                                    check runs (no MPI, no -march=native), then packs them, the
+#                                    shared libraries they load and the run script into
+#                                    build/gpu-bundle (at most 48 MiB, with a manifest). There:
+#                                    bash build/gpu-bundle/run.sh OUT_DIR [--budget SECONDS]
+#                                    (`test` packs and runs the same for OpenMP: the dry run)
 # Kokkos 4 comes from EAGLE_KOKKOS4 (default ../shared/third-party beside the repository): a folder
 # holding the Kokkos 4.6.01 tarballs (the Kokkos 4.6 and HIP flavours are built from them), or the
 # prefix of your own Kokkos 4 install (the Kokkos 4 flavour builds against it; HIP needs the
@@ -39,13 +48,13 @@ build=${EAGLE_BUILD_DIR:-$root/build}
 jobs=$(nproc)
 command=${1:-}
 case $command in
-  demo | test | cuda | hip) shift ;;
-  *) echo "usage: $0 demo [eagle-demo options]|test|cuda|hip" >&2; exit 2 ;;
+  demo | test | cuda | hip | gpu-bundle) shift ;;
+  *) echo "usage: $0 demo [eagle-demo options]|test|cuda|hip|gpu-bundle" >&2; exit 2 ;;
 esac
 trap eagle_stage_table EXIT
 
 packages=$command
-[[ $command == cuda || $command == hip ]] && packages="test"
+[[ $command == cuda || $command == hip || $command == gpu-bundle ]] && packages="test"
 eagle_stage "installing Debian packages ($packages)" bash "$root/cmake/setup/install-debian-packages.sh" "$packages"
 # The Kokkos builds are cached: the stage builds once, the second call only prints the prefix.
 kokkos() { bash "$root/cmake/setup/build-kokkos.sh" "$@"; }
@@ -186,7 +195,7 @@ hip_flavour() {
 cuda_wanted() {
   [[ -n $(eagle_find_nvcc) ]] && return 0
   local why="no nvcc (looked at CUDACXX, PATH, /usr/local/cuda/bin)"
-  if [[ $command == cuda || ${EAGLE_REQUIRE_CUDA:-0} == 1 ]]; then
+  if [[ $command == cuda || $command == gpu-bundle || ${EAGLE_REQUIRE_CUDA:-0} == 1 ]]; then
     echo "eagle setup: $why; install the CUDA toolkit or set CUDACXX" >&2
     exit 1
   fi
@@ -194,9 +203,36 @@ cuda_wanted() {
   return 1
 }
 
+# What the GPU check runs: the suites (the device's and the pure one), the demo, eagle-simulate and
+# the GPU benchmark; packed with perf/gpu/make_bundle.sh.
+bundle_targets=(eagle_policy_tests eagle-demo eagle-simulate eagle-bench-gpu)
+
+# The GPU bundle: its own Kokkos (sm_90 beside sm_80), only the targets above, packed.
+gpu_bundle() {
+  eagle_stage "Kokkos 3.4.1 (CUDA sm_80 + sm_90 + OpenMP) from Debian's sources, cached" kokkos cuda-hopper >/dev/null
+  local prefix dir=$build/gpu-bundle-cuda
+  prefix=$(kokkos cuda-hopper)
+  PATH=$(dirname "$(eagle_find_nvcc)"):$PATH
+  NVCC_APPEND_FLAGS=$(eagle_hopper_nvcc_flags)  # nvcc_wrapper passes one architecture: Kokkos' sm_80
+  export PATH NVCC_APPEND_FLAGS
+  build_bundle() {
+    cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
+      -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DEAGLE_TEST_BACKENDS=CUDA -DEAGLE_ENABLE_MPI=OFF \
+      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DEAGLE_PERF_NATIVE=OFF -DEAGLE_ENABLE_EXAMPLES=OFF -DEAGLE_WARNINGS_AS_ERRORS=ON
+    cmake --build "$dir" -j "$jobs" --target eagle_tests_cuda "${bundle_targets[@]}"
+  }
+  eagle_stage "gpu-bundle: build (CUDA sm_80 + sm_90)" build_bundle
+  eagle_stage "gpu-bundle: packing $build/gpu-bundle" bash "$root/perf/gpu/make_bundle.sh" "$dir" "$build/gpu-bundle" eagle_tests_cuda
+}
+
 if [[ $command == cuda ]]; then
   cuda_wanted
   cuda_flavour
+  exit 0
+fi
+if [[ $command == gpu-bundle ]]; then
+  cuda_wanted
+  gpu_bundle
   exit 0
 fi
 if [[ $command == hip ]]; then
@@ -204,13 +240,32 @@ if [[ $command == hip ]]; then
   exit 0
 fi
 
+# Debian's prebuilt Kokkos checks the library, its tests and the consumer; the perf suite is built
+# by the main flavour, and against Kokkos 3.4.1 by the CUDA flavour.
+declare -A flavour_args=([debian-serial]=-DEAGLE_ENABLE_PERF=OFF)
 for flavour in debian-serial "$main_flavour"; do
-  eagle_stage "$flavour: build" build_flavour "$flavour" -DEAGLE_WARNINGS_AS_ERRORS=ON
+  # shellcheck disable=SC2086 # the arguments are words
+  eagle_stage "$flavour: build" build_flavour "$flavour" -DEAGLE_WARNINGS_AS_ERRORS=ON ${flavour_args[$flavour]:-}
   consumers="consumer (installed)"
   [[ $flavour == "$main_flavour" ]] && consumers="consumers (installed, without MPI, subdirectory)"
   eagle_stage "$flavour: $consumers" consumer_checks "$flavour"
   eagle_stage "$flavour: tests" run_tests "$flavour"
 done
+# The GPU bundle's dry run: packed from the main flavour and run on its host backend, so that the
+# day a GPU is lent only the device is new (the run script's parts, its budget, its outputs). Once
+# with a budget for every part (without the checkpoint tests' kill chains: the suite ran above), once
+# with none left and the bundle's own C library: every part skipped, by name.
+bundle_dry_run() {
+  local bundle=$build/gpu-bundle-$main_flavour out=$build/gpu-bundle-$main_flavour-run
+  bash "$root/perf/gpu/make_bundle.sh" "$build/$main_flavour" "$bundle" eagle_tests_openmp
+  rm -rf "$out" "$out-spent"
+  OMP_NUM_THREADS=2 OMP_PROC_BIND=false bash "$bundle/run.sh" "$out" --budget 240 --simulate-seconds 10 \
+    --bench-sizes 20000 --tests-filter '-Checkpoint.*'
+  python3 "$root/tests/gpu/check_bundle_run.py" "$out"
+  EAGLE_BUNDLE_OWN_LOADER=1 bash "$bundle/run.sh" "$out-spent" --budget 4
+  python3 "$root/tests/gpu/check_bundle_run.py" --all-skipped "$out-spent"
+}
+eagle_stage "GPU bundle: packed from $main_flavour and run on its host (the dry run)" bundle_dry_run
 eagle_stage "API reference (doxygen; an undocumented public entity fails)" \
   cmake --build "$build/$main_flavour" --target docs
 

@@ -14,16 +14,16 @@ namespace eagle::perf {
 
 /// Runs until every sample is done or max_steps; `done` holds each sample's flag (false on entry).
 /// Returns the steps run.
-template <class Space, class Model, std::size_t NS, std::size_t NI>
+template <class Space, class Model, class T, std::size_t NS, std::size_t NI>
 std::int64_t naive_model(const Space& exec, const Model& model,
-                         const std::array<Kokkos::View<double*, typename Space::memory_space>, NS>& state,
-                         const std::array<Kokkos::View<double*, typename Space::memory_space>, NI>& inputs,
+                         const std::array<Kokkos::View<T*, typename Space::memory_space>, NS>& state,
+                         const std::array<Kokkos::View<T*, typename Space::memory_space>, NI>& inputs,
                          const Kokkos::View<bool*, typename Space::memory_space>& done, std::int64_t max_steps) {
   const auto n = static_cast<std::int64_t>(state[0].extent(0));
   const Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>> range(exec, 0, n);
   // Kokkos::Array: a std::array's operator[] is host-only under nvcc.
-  Kokkos::Array<Kokkos::View<double*, typename Space::memory_space>, NS> state_fields;
-  Kokkos::Array<Kokkos::View<double*, typename Space::memory_space>, NI> input_fields;
+  Kokkos::Array<Kokkos::View<T*, typename Space::memory_space>, NS> state_fields;
+  Kokkos::Array<Kokkos::View<T*, typename Space::memory_space>, NI> input_fields;
   for (std::size_t f = 0; f < NS; ++f) state_fields[f] = state[f];
   for (std::size_t f = 0; f < NI; ++f) input_fields[f] = inputs[f];
   std::int64_t steps = 0;
@@ -32,8 +32,8 @@ std::int64_t naive_model(const Space& exec, const Model& model,
     Kokkos::parallel_for(
         "baseline::naive_step", range, KOKKOS_LAMBDA(const std::int64_t i) {
           if (done(i)) return;
-          eagle::Values<double, static_cast<int>(NS)> s;
-          eagle::Values<double, static_cast<int>(NI)> in;
+          eagle::Values<T, static_cast<int>(NS)> s;
+          eagle::Values<T, static_cast<int>(NI)> in;
           for (std::size_t f = 0; f < NS; ++f) s[f] = state_fields[f](i);
           for (std::size_t f = 0; f < NI; ++f) in[f] = input_fields[f](i);
           const bool ended = model.step(s, static_cast<const decltype(in)&>(in));

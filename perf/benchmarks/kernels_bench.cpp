@@ -1,12 +1,14 @@
 // The kernels library on the host's default execution space: sample-steps per second for each
 // model, with the device-style auto rule (one sample per work item) and the host tile; for Lorenz
-// also A, naive Kokkos, and B, the limit (hand code for this ISA), with the tile's ratios printed.
+// also A, naive Kokkos, B, the limit (hand code for this ISA), and C, each sample run to completion
+// in one parallel_for (the loop a user writes first), with the tile's ratios printed.
 // `--check-only`: Lorenz's arms compared bit for bit, no timing.
 //
 //   eagle-bench-kernels --benchmark_repetitions=3 --benchmark_out=kernels.json
 
 #include <baselines/hand_limit.hpp>
 #include <baselines/naive_kokkos.hpp>
+#include <baselines/run_to_completion.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
@@ -96,6 +98,8 @@ void run_lorenz_baseline(const std::string& arm, const Batch<eagle::kernels::Lor
   const eagle::kernels::Lorenz m;
   if (arm == "A_naive_kokkos") {
     eagle::perf::naive_model(Space(), m, b.state, b.in, Kokkos::View<bool*, Kokkos::HostSpace>("done", b.n), 100000000);
+  } else if (arm == "C_run_to_completion") {
+    eagle::perf::run_to_completion(Space(), m, b.state, b.in, 100000000);
   } else {
     eagle::perf::limit_lorenz(b.state[0], b.state[1], b.state[2], b.state[3], b.in[0], m.sigma, m.beta, m.dt, m.t_end,
                               100000000);
@@ -118,7 +122,7 @@ bool lorenz_arms_agree(Batch<eagle::kernels::Lorenz> reference, bool to_rounding
   reference.reset();
   reference.run(eagle::deploy(eagle::kernels::Lorenz{}, eagle::Steps::automatic(), eagle::LoopNest::per_sample));
   bool ok = true;
-  for (const std::string arm : {"tile", "A_naive_kokkos", "B_limit"}) {
+  for (const std::string arm : {"tile", "A_naive_kokkos", "B_limit", "C_run_to_completion"}) {
     b.reset();
     if (arm == "tile")
       b.run(eagle::deploy(eagle::kernels::Lorenz{}, eagle::Steps::automatic()));
@@ -155,7 +159,7 @@ int main(int argc, char* argv[]) {
   eagle::perf::add_context();
   const std::int64_t n_lorenz = 100000;
   register_model("lorenz_rk4", Lorenz{}, lorenz_batch(n_lorenz));
-  for (const std::string arm : {"A_naive_kokkos", "B_limit"}) {
+  for (const std::string arm : {"A_naive_kokkos", "B_limit", "C_run_to_completion"}) {
     benchmark::RegisterBenchmark(("lorenz_rk4/" + arm).c_str(), bench_lorenz_baseline, arm, lorenz_batch(n_lorenz))
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
@@ -183,7 +187,8 @@ int main(int argc, char* argv[]) {
                                       [](std::int64_t i) { return static_cast<double>(i); }}));
   eagle::perf::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratios("lorenz_rk4/tile", {"lorenz_rk4/B_limit", "lorenz_rk4/A_naive_kokkos"});
+  reporter.print_ratios("lorenz_rk4/tile",
+                        {"lorenz_rk4/B_limit", "lorenz_rk4/A_naive_kokkos", "lorenz_rk4/C_run_to_completion"});
   benchmark::Shutdown();
   return 0;
 }

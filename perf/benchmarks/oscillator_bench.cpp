@@ -1,13 +1,15 @@
 // The oscillator (dt = 1e-3) on the host's default execution space, on two batches: uniform (every
 // sample 1000 steps) and spread-1000 (each sample its own length, 1 to 1000 steps, log-uniform).
 // Arms: A, naive Kokkos (a parallel_for and a parallel_reduce per step); B, the limit (hand code for
-// this ISA, perf/baselines/hand_limit.hpp); eagle's per-sample nest at k=1, k=16 and auto; eagle's
-// tile. After the runs, the tile's and k=1's medians against the others, per batch and n.
+// this ISA, perf/baselines/hand_limit.hpp); C, the loop a user writes first (each sample run to
+// completion in one parallel_for); eagle's per-sample nest at k=1, k=16 and auto; eagle's tile.
+// After the runs, the tile's and k=1's medians against the others, per batch and n.
 //
 //   eagle-bench-oscillator --benchmark_repetitions=5 --benchmark_out=oscillator.json
 
 #include <baselines/hand_limit.hpp>
 #include <baselines/naive_kokkos.hpp>
+#include <baselines/run_to_completion.hpp>
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
@@ -56,10 +58,11 @@ struct Batch {
   Kokkos::View<bool*, Kokkos::HostSpace> done;
 };
 
-enum class Arm { naive, limit, k1, k16, auto_per_sample, tile };
+enum class Arm { naive, limit, run_to_completion, k1, k16, auto_per_sample, tile };
 const std::map<Arm, const char*> arm_names = {
-    {Arm::naive, "A_naive_kokkos"},       {Arm::limit, "B_limit"},  {Arm::k1, "eagle_k1"}, {Arm::k16, "eagle_k16"},
-    {Arm::auto_per_sample, "eagle_auto"}, {Arm::tile, "eagle_tile"}};
+    {Arm::naive, "A_naive_kokkos"}, {Arm::limit, "B_limit"}, {Arm::run_to_completion, "C_run_to_completion"},
+    {Arm::k1, "eagle_k1"},          {Arm::k16, "eagle_k16"}, {Arm::auto_per_sample, "eagle_auto"},
+    {Arm::tile, "eagle_tile"}};
 
 template <class Model, class Inputs>
 eagle::Report run_eagle(Arm arm, const Model& model, const Inputs& inputs, Batch& b) {
@@ -95,6 +98,12 @@ eagle::Report run_arm(Arm arm, Batch& b) {
       with_batch_model(b, [&](const auto& model, const auto&... in) {
         eagle::perf::naive_model(Space(), model, std::array<Plane, 3>{b.x, b.v, b.t},
                                  std::array<Plane, sizeof...(in)>{in...}, b.done, max_steps);
+      });
+      break;
+    case Arm::run_to_completion:
+      with_batch_model(b, [&](const auto& model, const auto&... in) {
+        eagle::perf::run_to_completion(Space(), model, std::array<Plane, 3>{b.x, b.v, b.t},
+                                       std::array<Plane, sizeof...(in)>{in...}, max_steps);
       });
       break;
     case Arm::limit:
@@ -195,7 +204,9 @@ int main(int argc, char* argv[]) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   for (const char* batch : {"uniform/", "spread-1000/"}) {
     const std::string b = batch;
-    reporter.print_ratios(b + "eagle_tile", {b + "B_limit", b + "A_naive_kokkos", b + "eagle_auto"});
+    reporter.print_ratios(b + "eagle_tile",
+                          {b + "B_limit", b + "A_naive_kokkos", b + "C_run_to_completion", b + "eagle_auto"});
+    reporter.print_ratios(b + "eagle_auto", {b + "C_run_to_completion"});
     reporter.print_ratios(b + "eagle_k1", {b + "A_naive_kokkos"});
   }
   benchmark::Shutdown();

@@ -9,10 +9,13 @@
 
 namespace eagle::kernels {
 
-/// The Lorenz system, fixed-step RK4, rho per sample; terminated once t >= t_end.
-struct Lorenz {
-  static constexpr const char* name = "lorenz";  ///< kernel labels, reports, checkpoints
-  using scalar_type = double;                    ///< every state and input plane holds double
+/// The Lorenz system, fixed-step RK4, rho per sample; terminated once t >= t_end. In double
+/// (`Lorenz`) or in float (`LorenzFp32`: the precision GPU ensemble tools are compared in).
+template <class T>
+struct BasicLorenz {
+  /// kernel labels, reports, checkpoints
+  static constexpr const char* name = std::is_same<T, float>::value ? "lorenz_fp32" : "lorenz";
+  using scalar_type = T;  ///< every state and input plane holds T
   /// State fields.
   enum State : int {
     x,           ///< the system's x
@@ -31,10 +34,10 @@ struct Lorenz {
   /// (Intel Xeon: SSE2 2 packs 1.12x slower; AVX-512 4 packs within noise, 5 and 6 slower).
   static constexpr int packs_in_flight = 3;
 
-  double sigma = 10.0;      ///< sigma, the Prandtl number
-  double beta = 8.0 / 3.0;  ///< beta, the geometric factor
-  double dt = 1e-3;         ///< time step
-  double t_end = 1.0;       ///< each sample terminates once its t reaches t_end
+  T sigma = T(10);       ///< sigma, the Prandtl number
+  T beta = T(8) / T(3);  ///< beta, the geometric factor
+  T dt = T(1e-3);        ///< time step
+  T t_end = T(1);        ///< each sample terminates once its t reaches t_end
 
   /// The right-hand side at (x, y, z) for this sample's rho: dx, dy, dz.
   template <class V>
@@ -51,18 +54,21 @@ struct Lorenz {
     const V r = in[rho];
     const V x0 = s[x], y0 = s[y], z0 = s[z];
     V k1x, k1y, k1z, k2x, k2y, k2z, k3x, k3y, k3z, k4x, k4y, k4z;
-    const double h = dt, half = 0.5 * dt;
+    const T h = dt, half = T(0.5) * dt;
     rhs(x0, y0, z0, r, k1x, k1y, k1z);
     rhs(V(x0 + half * k1x), V(y0 + half * k1y), V(z0 + half * k1z), r, k2x, k2y, k2z);
     rhs(V(x0 + half * k2x), V(y0 + half * k2y), V(z0 + half * k2z), r, k3x, k3y, k3z);
     rhs(V(x0 + h * k3x), V(y0 + h * k3y), V(z0 + h * k3z), r, k4x, k4y, k4z);
-    const double sixth = dt / 6.0;
-    s[x] = x0 + sixth * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
-    s[y] = y0 + sixth * (k1y + 2.0 * k2y + 2.0 * k3y + k4y);
-    s[z] = z0 + sixth * (k1z + 2.0 * k2z + 2.0 * k3z + k4z);
+    const T sixth = dt / T(6), two = T(2);
+    s[x] = x0 + sixth * (k1x + two * k2x + two * k3x + k4x);
+    s[y] = y0 + sixth * (k1y + two * k2y + two * k3y + k4y);
+    s[z] = z0 + sixth * (k1z + two * k2z + two * k3z + k4z);
     s[t] += dt;
     return s[t] >= t_end;
   }
 };
+
+using Lorenz = BasicLorenz<double>;     ///< Lorenz in double
+using LorenzFp32 = BasicLorenz<float>;  ///< Lorenz in float
 
 }  // namespace eagle::kernels
