@@ -9,6 +9,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <limits>
+
 namespace eagle::math {
 
 #if KOKKOS_VERSION >= 40000
@@ -32,19 +34,67 @@ Pack<T> lanewise(const F& f, const Packs&... packs) {
   Pack<T> name(Pack<T> x) {                                           \
     return detail::lanewise<T>([](T a) { return impl::name(a); }, x); \
   }
+// The mixed forms, a scalar broadcast to the pack.
+#define EAGLE_MATH_PACK_MIXED(name) \
+  template <class T>                \
+  Pack<T> name(Pack<T> x, T y) {    \
+    return name(x, Pack<T>(y));     \
+  }                                 \
+  template <class T>                \
+  Pack<T> name(T x, Pack<T> y) {    \
+    return name(Pack<T>(x), y);     \
+  }
 #define EAGLE_MATH_PACK_BINARY(name)                                             \
   template <class T>                                                             \
   Pack<T> name(Pack<T> x, Pack<T> y) {                                           \
     return detail::lanewise<T>([](T a, T b) { return impl::name(a, b); }, x, y); \
   }                                                                              \
-  template <class T>                                                             \
-  Pack<T> name(Pack<T> x, T y) {                                                 \
-    return name(x, Pack<T>(y));                                                  \
-  }                                                                              \
-  template <class T>                                                             \
-  Pack<T> name(T x, Pack<T> y) {                                                 \
-    return name(Pack<T>(x), y);                                                  \
-  }
+  EAGLE_MATH_PACK_MIXED(name)
+
+// |x|, sqrt, fmin and fmax are one instruction or two on a whole vector: on packs they run whole,
+// not lane by lane (an adaptive stepper's error norm calls them every step). Results bit for bit
+// the scalars': sqrt is correctly rounded; fmin/fmax give the other argument for a NaN and a zero
+// for +0 and -0 (its sign, as in C, left open: here the first argument's).
+template <class T>
+Pack<T> fabs(Pack<T> x) {
+  using Bits = typename NativeVector<T>::mask;
+  const Bits magnitude = Bits{} + std::numeric_limits<mask_int_t<T>>::max();  // all bits but the sign
+  return Pack<T>(reinterpret_cast<typename Pack<T>::vector_type>(reinterpret_cast<Bits>(x.v) & magnitude));
+}
+template <class T>
+Pack<T> sqrt(Pack<T> x) {
+  using Vector = typename Pack<T>::vector_type;
+  constexpr bool wide = sizeof(T) == 8;
+#if defined(__AVX512F__)  // maskz with every lane: GCC 12's unmasked forms warn of an undefined source
+  if constexpr (wide)
+    return Pack<T>(reinterpret_cast<Vector>(_mm512_maskz_sqrt_pd(0xFF, reinterpret_cast<__m512d>(x.v))));
+  else
+    return Pack<T>(reinterpret_cast<Vector>(_mm512_maskz_sqrt_ps(0xFFFF, reinterpret_cast<__m512>(x.v))));
+#elif defined(__AVX__)
+  if constexpr (wide)
+    return Pack<T>(reinterpret_cast<Vector>(_mm256_sqrt_pd(reinterpret_cast<__m256d>(x.v))));
+  else
+    return Pack<T>(reinterpret_cast<Vector>(_mm256_sqrt_ps(reinterpret_cast<__m256>(x.v))));
+#elif defined(__SSE2__)
+  if constexpr (wide)
+    return Pack<T>(reinterpret_cast<Vector>(_mm_sqrt_pd(reinterpret_cast<__m128d>(x.v))));
+  else
+    return Pack<T>(reinterpret_cast<Vector>(_mm_sqrt_ps(reinterpret_cast<__m128>(x.v))));
+#else
+  (void)wide;
+  return detail::lanewise<T>([](T a) { return impl::sqrt(a); }, x);
+#endif
+}
+template <class T>
+Pack<T> fmin(Pack<T> x, Pack<T> y) {
+  return select((y < x) | (x != x), y, x);
+}
+template <class T>
+Pack<T> fmax(Pack<T> x, Pack<T> y) {
+  return select((x < y) | (x != x), y, x);
+}
+EAGLE_MATH_PACK_MIXED(fmin)
+EAGLE_MATH_PACK_MIXED(fmax)
 #else
 #define EAGLE_MATH_PACK_UNARY(name)
 #define EAGLE_MATH_PACK_BINARY(name)
@@ -58,10 +108,17 @@ Pack<T> lanewise(const F& f, const Packs&... packs) {
   KOKKOS_INLINE_FUNCTION double name(double x, double y) { return impl::name(x, y); } \
   KOKKOS_INLINE_FUNCTION float name(float x, float y) { return impl::name(x, y); }    \
   EAGLE_MATH_PACK_BINARY(name)
+// Functions whose packs run whole (above): the scalars only here.
+#define EAGLE_MATH_SCALAR_UNARY(name)                                    \
+  KOKKOS_INLINE_FUNCTION double name(double x) { return impl::name(x); } \
+  KOKKOS_INLINE_FUNCTION float name(float x) { return impl::name(x); }
+#define EAGLE_MATH_SCALAR_BINARY(name)                                                \
+  KOKKOS_INLINE_FUNCTION double name(double x, double y) { return impl::name(x, y); } \
+  KOKKOS_INLINE_FUNCTION float name(float x, float y) { return impl::name(x, y); }
 
 // The functions both Kokkos 3.4 and 4.x provide on every backend.
-EAGLE_MATH_UNARY(fabs)
-EAGLE_MATH_UNARY(sqrt)
+EAGLE_MATH_SCALAR_UNARY(fabs)
+EAGLE_MATH_SCALAR_UNARY(sqrt)
 EAGLE_MATH_UNARY(cbrt)
 EAGLE_MATH_UNARY(exp)
 EAGLE_MATH_UNARY(exp2)
@@ -95,14 +152,17 @@ EAGLE_MATH_BINARY(atan2)
 EAGLE_MATH_BINARY(hypot)
 EAGLE_MATH_BINARY(fmod)
 EAGLE_MATH_BINARY(remainder)
-EAGLE_MATH_BINARY(fmin)
-EAGLE_MATH_BINARY(fmax)
+EAGLE_MATH_SCALAR_BINARY(fmin)
+EAGLE_MATH_SCALAR_BINARY(fmax)
 EAGLE_MATH_BINARY(fdim)
 
 #undef EAGLE_MATH_UNARY
 #undef EAGLE_MATH_BINARY
+#undef EAGLE_MATH_SCALAR_UNARY
+#undef EAGLE_MATH_SCALAR_BINARY
 #undef EAGLE_MATH_PACK_UNARY
 #undef EAGLE_MATH_PACK_BINARY
+#undef EAGLE_MATH_PACK_MIXED
 
 template <class T>
 KOKKOS_INLINE_FUNCTION bool isfinite(T x) {

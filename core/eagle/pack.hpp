@@ -7,6 +7,8 @@
 // native width (SSE2/NEON 16 bytes, AVX 32, AVX-512 64; -march decides). Wider vectors than the
 // target has are lowered through memory and run slower than scalars, so never use them.
 
+#include <Kokkos_Macros.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -87,6 +89,8 @@ template <class T>
 struct PackMask;
 template <class T>
 struct PackCount;
+template <class T>
+struct PackStatus;
 /// A mask's lanes as bits (lane i: bit i), and the mask of given bits.
 template <class T>
 unsigned bits(PackMask<T> mask);
@@ -122,7 +126,8 @@ struct Pack {
   vector_type v;
 
   Pack() = default;  // uninitialised, as a double is: no zeroing on every burst's local packs
-  Pack(T scalar) : v(vector_type{} + scalar) {}  // NOLINT: scalars broadcast, as in the step body
+  // NOLINTNEXTLINE: scalars broadcast, as in the step body; -0 + x is x for every x (+0 + -0 is +0)
+  Pack(T scalar) : v(-vector_type{} + scalar) {}
   explicit Pack(vector_type vector) : v(vector) {}
 
   T operator[](int lane) const { return v[lane]; }
@@ -181,6 +186,14 @@ struct PackCount {
   std::int64_t operator[](int lane) const { return static_cast<std::int64_t>(c[lane]); }
 };
 
+/// A step's outcome lane by lane (eagle::step_result makes it): the lanes that step on, and each
+/// lane's status code (eagle/status_codes.hpp).
+template <class T>
+struct PackStatus {
+  PackMask<T> running;
+  typename NativeVector<T>::mask code;
+};
+
 /// `mask ? a : b`, lane by lane.
 /// The vector `?:` tests each mask lane against zero: a blend where the target compares integers
 /// as wide as T (AVX2, AVX-512, SSE4.1), scalar code elsewhere (SSE2 has no 64-bit compare). There
@@ -224,12 +237,19 @@ PackMask<T> mask_from_bits(unsigned b) {
   return PackMask<T>(((Bits{} + static_cast<mask_int_t<T>>(b)) & lane_bit) != 0);
 }
 
+/// Whether any lane's mask is true.
+template <class T>
+bool any(PackMask<T> mask) {
+  return bits(mask) != 0;
+}
+
 #endif
 
-/// The scalar form, so one step body serves packs and single lanes.
+/// The scalar forms, so one step body serves packs and single lanes (on every backend).
 template <class T, class = std::enable_if_t<std::is_arithmetic<T>::value>>
-T select(bool mask, T a, T b) {
+KOKKOS_INLINE_FUNCTION T select(bool mask, T a, T b) {
   return mask ? a : b;
 }
+KOKKOS_INLINE_FUNCTION bool any(bool mask) { return mask; }
 
 }  // namespace eagle

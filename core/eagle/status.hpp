@@ -1,7 +1,9 @@
 #pragma once
 // How a sample ends: still running (capped by max_steps), finished, or failed with a reason.
-// A step body returns `bool` (terminated or not) or, when it can fail, an eagle::StepStatus.
+// A step body returns `bool` (terminated or not) or, when it can fail, an eagle::StepStatus; one
+// that also runs on lane packs returns eagle::step_result(done, failed, reason).
 
+#include <eagle/pack.hpp>
 #include <eagle/status_codes.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -29,6 +31,20 @@ class StepStatus {
   KOKKOS_INLINE_FUNCTION explicit StepStatus(std::uint8_t code) : code_(code) {}
   std::uint8_t code_;
 };
+
+/// A step's result from what it found, for a step body written once for single lanes and the host
+/// tile's lane packs: failed with `reason` where `failed`, else done where `done`, else carry on.
+/// On a pack, lane by lane.
+KOKKOS_INLINE_FUNCTION StepStatus step_result(bool done, bool failed, std::uint8_t reason) {
+  return failed ? StepStatus::failed(reason) : done ? StepStatus::done() : StepStatus::carry_on();
+}
+#if defined(EAGLE_HAS_LANE_PACKS)
+template <class T>
+PackStatus<T> step_result(PackMask<T> done, PackMask<T> failed, std::uint8_t reason) {
+  const auto code = (failed.m & mask_int_t<T>(reason)) | (done.m & ~failed.m & mask_int_t<T>(status::finished));
+  return {!(done | failed), code};
+}
+#endif
 
 namespace status {
 /// Whether a code says the sample is done without failing: finished, or a model's own ending.

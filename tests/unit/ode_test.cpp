@@ -203,6 +203,41 @@ TEST_P(OdeArms, Rk4OnVanDerPolMatchesTheSerialLoop) {  // lane packs on the tile
   for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(after.state[decltype(m)::time][i], 3.0, 1e-9);
 }
 
+/// An adaptive stepper on every arm (the tile runs it on lane packs, each lane accepting or
+/// rejecting on its own): 40 springs and decays, two of them blowing up (lambda = -1000), bit for
+/// bit the serial loop; the two fail alone with step_size_underflow, the others finish. Half the
+/// samples start with a step size of their own, half with the first guess, side by side in packs.
+template <class Stepper>
+void adaptive_lanes_match_the_serial_loop(const Arm& arm) {
+  Stepper m;
+  m.t_end = 1.0;
+  m.rtol = 1e-8;
+  m.atol = 1e-10;
+  const std::size_t n = 40;
+  std::vector<double> lambda = spread(n, 0.5, 2.0);
+  lambda[5] = lambda[22] = -1000.0;
+  HostBatch start =
+      start_of<Stepper>({std::vector<double>(n, 1.0), std::vector<double>(n, 0.0), std::vector<double>(n, 1.0)},
+                        {spread(n, 1.0, 6.0), lambda});
+  for (std::size_t i = 0; i < n; i += 2) start.state[Stepper::step_size][i] = 1e-3;
+  const auto [report, after] = run_against_reference(m, start, arm, 1000000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n - 2)) << report.summary();
+  EXPECT_EQ(report.failed, 2);
+  EXPECT_EQ(report.failures.at(Stepper::step_size_underflow), 2);
+  ASSERT_EQ(report.first_failures.size(), 2U);
+  EXPECT_EQ(report.first_failures[0].first, 5);
+  EXPECT_EQ(report.first_failures[1].first, 22);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == 5 || i == 22) continue;
+    EXPECT_EQ(after.state[Stepper::time][i], 1.0);
+    EXPECT_NEAR(after.state[2][i], forced_decay(lambda[i], 1.0), 1e-6) << "sample " << i;
+  }
+}
+
+TEST_P(OdeArms, Tsit5LanesMatchTheSerialLoopAndFailAlone) {
+  adaptive_lanes_match_the_serial_loop<ode::Tsit5<SpringAndDecay>>(GetParam());
+}
+
 // --- Saved trajectories ---------------------------------------------------------------------
 
 using Trajectories = Kokkos::View<double***, Kokkos::LayoutRight, Mem>;

@@ -18,6 +18,7 @@ struct TileLane {
   using type = T;
   using mask = bool;
   using count = std::int64_t;
+  using codes = std::uint8_t;  // the status code the lane ended with
   static constexpr int width = 1;
   static void add(count& c, bool alive) { c += alive ? 1 : 0; }
   static void add(count& c, bool alive, std::int64_t n) { c += alive ? n : 0; }
@@ -26,6 +27,9 @@ struct TileLane {
   static void set(T& x, int, T value) { x = value; }
   static T get(T x, int) { return x; }
   static std::int64_t get_count(count c, int) { return c; }
+  static codes keep_codes(bool alive, std::uint8_t now, codes before) { return alive ? now : before; }
+  static void set_code(codes& c, int, std::uint8_t code) { c = code; }
+  static std::uint8_t get_code(codes c, int) { return c; }
 };
 template <class Model>
 struct TileLane<Model, true> {
@@ -33,6 +37,7 @@ struct TileLane<Model, true> {
   using type = Pack<T>;
   using mask = PackMask<T>;
   using count = PackCount<T>;
+  using codes = typename PackMask<T>::vector_type;  // each lane's status code
   static constexpr int width = pack_width<T>;
   static void add(count& c, const mask& alive) { c.add(alive); }
   static void add(count& c, const mask& alive, std::int64_t n) { c.add(alive, n); }
@@ -41,6 +46,11 @@ struct TileLane<Model, true> {
   static void set(type& x, int w, T value) { x.set(w, value); }
   static T get(const type& x, int w) { return x[w]; }
   static std::int64_t get_count(const count& c, int w) { return c[w]; }
+  static codes keep_codes(const mask& alive, const codes& now, const codes& before) {
+    return (alive.m & now) | (~alive.m & before);
+  }
+  static void set_code(codes& c, int w, std::uint8_t code) { c[w] = code; }
+  static std::uint8_t get_code(const codes& c, int w) { return static_cast<std::uint8_t>(c[w]); }
 };
 
 }  // namespace eagle::detail

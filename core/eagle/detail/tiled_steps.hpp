@@ -45,6 +45,12 @@ struct TiledSteps {
   static constexpr int NS = ModelTraits<Model>::state_count;
   static constexpr int NI = ModelTraits<Model>::input_count;
   static constexpr int W = Lane::width;
+  /// Whether lanes keep a status code: single lanes, and packs whose step returns a PackStatus
+  /// (a step that can fail, eagle::step_result); a pack's mask alone says finished.
+  static constexpr bool coded =
+      W == 1 || !std::is_same_v<decltype(take_step(std::declval<const Model&>(), std::declval<Values<P, NS>&>(),
+                                                   std::declval<const Values<P, NI>&>(), 0, 0)),
+                                Mask>;
   static_assert(packs_in_flight<Model> >= 0 && packs_in_flight<Model> <= 8,
                 "eagle: Model::packs_in_flight must be 1 to 8 (or 0: as the vector registers allow)");
   /// Packs advanced side by side: the model's own count, or as many as the vector registers hold
@@ -76,8 +82,8 @@ struct TiledSteps {
   struct Lanes {
     Values<P, NS> s[interleave];
     Values<P, NI> in[interleave];
-    typename Lane::count ran[interleave];  // steps each lane ran this launch, since its first sample
-    std::uint8_t code[interleave];         // single lanes only: the status a lane ended with
+    typename Lane::count ran[interleave];   // steps each lane ran this launch, since its first sample
+    typename Lane::codes code[interleave];  // where coded: the status each lane ended with
     // Single lanes of a step body that takes its context: the lane's sample, and its steps taken
     // before this launch less `ran` when it was loaded, so its step is step_base + ran.
     std::int64_t sample[interleave];
@@ -159,8 +165,11 @@ struct TiledSteps {
     if constexpr (counting) Lane::add(b.ran[p], b.alive[p]);
     if constexpr (W == 1) {
       const std::uint8_t now = outcome(result);
-      b.code[p] = b.alive[p] ? now : b.code[p];
+      b.code[p] = Lane::keep_codes(b.alive[p], now, b.code[p]);
       b.alive[p] = b.alive[p] && now == status::running;
+    } else if constexpr (coded) {
+      b.code[p] = Lane::keep_codes(b.alive[p], result.code, b.code[p]);
+      b.alive[p] = b.alive[p] & result.running;
     } else {
       b.alive[p] = static_cast<Mask>(b.alive[p] & !result);
     }
@@ -171,7 +180,8 @@ struct TiledSteps {
   EAGLE_HOST_FORCEINLINE static void load_pack(const Group& g, Packs& b) {
     for_each_index<NS>([&](auto f) { b.s[p][f.value] = g.s[p][f.value]; });
     for_each_index<NI>([&](auto f) { b.in[p][f.value] = g.in[p][f.value]; });
-    b.ran[p] = g.ran[p], b.code[p] = g.code[p];
+    b.ran[p] = g.ran[p];
+    if constexpr (coded) b.code[p] = g.code[p];
     if constexpr (takes_context<Model>) b.sample[p] = g.sample[p], b.step_base[p] = g.step_base[p];
     b.alive[p] = Lane::from_bits(g.seen[p]);
   }
@@ -241,7 +251,8 @@ struct TiledSteps {
     const bool stopped = any_stopped(b, g);
     for_each_index<interleave>([&](auto p) {
       store_state<p>(b, g);
-      g.ran[p.value] = b.ran[p.value], g.code[p.value] = b.code[p.value];
+      g.ran[p.value] = b.ran[p.value];
+      if constexpr (coded) g.code[p.value] = b.code[p.value];
       g.running[p.value] = Lane::bits(b.alive[p.value]);
     });
     return stopped;
@@ -320,7 +331,7 @@ struct TiledSteps {
       const std::int64_t sample = rows.sample(r);
       for (int f = 0; f < NS; ++f) Lane::set(g.s[p][f], w, state[f](r));
       for (int f = 0; f < NI; ++f) Lane::set(g.in[p][f], w, inputs[f](sample));
-      if constexpr (W == 1) g.code[p] = status::running;
+      if constexpr (coded) Lane::set_code(g.code[p], w, status::running);
       g.row[p][w] = r;
       g.ran_at[p][w] = Lane::get_count(g.ran[p], w);
       if constexpr (takes_context<Model>) {
@@ -345,7 +356,7 @@ struct TiledSteps {
     }
     const bool running = ((g.exhausted[p] | g.seen[p]) >> w) & 1U;
     std::uint8_t ended = running ? status::running : status::finished;
-    if constexpr (W == 1) ended = g.code[p];
+    if constexpr (coded) ended = Lane::get_code(g.code[p], w);
     ended = check_finite(s, ended);
     const std::int64_t steps = book.steps_taken(r) + Lane::get_count(g.ran[p], w) - g.ran_at[p][w];
     book.steps_taken(r) = steps;

@@ -92,7 +92,8 @@ struct SmallLu {
 ///   y1 = y + h k2,       f2 = f(t + h, y1),
 ///   k3 = W^-1 (f2 - (6 + sqrt 2)(k2 - f1) - 2 (k1 - f0) + T),  error = h/6 (k1 - 2 k2 + k3).
 struct Rosenbrock23Method {
-  static constexpr int error_order = 2;  ///< the solution's local error is O(h^3)
+  static constexpr int error_order = 2;      ///< the solution's local error is O(h^3)
+  static constexpr bool lane_packs = false;  ///< its pivoting solve branches: single lanes on the tile
 
   /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1 and the error estimate e;
   /// `negligible` (atol) is the size below which a component's finite-difference step stops shrinking.

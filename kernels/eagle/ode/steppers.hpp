@@ -15,7 +15,7 @@
 //   };
 //
 // Uniform parameters are the system's members. A right-hand side written with + - * / and
-// eagle::math runs on the host tile's lane packs under the fixed-step stepper.
+// eagle::math runs on the host tile's lane packs under the explicit steppers (fixed and adaptive).
 //
 // The steppers and their model layout (state fields, then inputs = the P parameters):
 //   eagle::ode::Rk4<System>           y[0..N-1], t     fixed steps of dt until t reaches t_end
@@ -167,14 +167,15 @@ struct FixedStep {
 template <class Tableau>
 struct ExplicitPair {
   static constexpr int error_order = Tableau::error_order;  ///< order of the error estimate
+  static constexpr bool lane_packs = true;                  ///< its trial step runs on lane packs
 
   /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1 and the error estimate e
   /// (the double after f0, the size below which a component is negligible, is for implicit methods).
-  template <int N, class System, class I>
-  KOKKOS_FORCEINLINE_FUNCTION static void trial(const System& f, double t0, double h, const Values<double, N>& y0,
-                                                const I& p, const Values<double, N>& f0, double, Values<double, N>& y1,
-                                                Values<double, N>& e) {
-    Values<double, N> k[Tableau::stages];
+  template <int N, class System, class V, class I>
+  KOKKOS_FORCEINLINE_FUNCTION static void trial(const System& f, const V& t0, const V& h, const Values<V, N>& y0,
+                                                const I& p, const Values<V, N>& f0, double, Values<V, N>& y1,
+                                                Values<V, N>& e) {
+    Values<V, N> k[Tableau::stages];
     k[0] = f0;
     detail::later_stages<Tableau, N>(f, t0, h, y0, p, k);
     detail::solution<Tableau, N>(h, y0, k, y1);
@@ -198,7 +199,8 @@ struct ExplicitPair {
 /// err^(-1/(q+1)))), q the order of the error estimate. A sample whose h falls below h_min fails
 /// with status step_size_underflow; a non-finite error shrinks h until it does. A sample starting
 /// with h <= 0 gets a first h of 0.01 |y| / |f(t, y)| in the error norm (Hairer's first guess),
-/// at most h_max. Runs on the tile's single lanes (a failure is a per-lane status).
+/// at most h_max. Runs on the host tile's lane packs where the method does (each lane's status its
+/// own).
 template <class Method, class System>
 struct Adaptive {
   static constexpr const char* name = System::name;  ///< the system's name: kernel labels, checkpoints
@@ -211,7 +213,8 @@ struct Adaptive {
     state_count,                                            ///< state fields per sample: N + 2
     input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool adaptive = true;  ///< per-sample step sizes: Saving cuts steps at save times
+  static constexpr bool adaptive = true;                  ///< per-sample step sizes: Saving cuts steps at save times
+  static constexpr bool lane_packs = Method::lane_packs;  ///< the host tile runs it on lane packs where true
   /// The status of a sample whose step size fell below h_min.
   static constexpr std::uint8_t step_size_underflow = status::first_model_failure;
 
@@ -227,44 +230,50 @@ struct Adaptive {
 
   /// One attempted step toward t_end (attempt with t_stop = t_end).
   template <class S, class I>
-  KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
+  KOKKOS_INLINE_FUNCTION auto step(S& s, const I& p) const {
     return attempt(s, p, t_end);
   }
 
   /// One attempted step toward t_stop (at most t_end), landing on it exactly where the step
   /// reaches it: done once t reaches t_end, else carry_on (accepted or rejected) or a failure.
+  /// Branch-free (selects), so on the tile's lane packs each lane accepts or rejects on its own.
   template <class S, class I>
-  KOKKOS_INLINE_FUNCTION StepStatus attempt(S& s, const I& p, double t_stop) const {
+  KOKKOS_INLINE_FUNCTION auto attempt(S& s, const I& p, double t_stop) const {
+    using V = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;
     constexpr int N = time;
-    Values<double, N> y0;
+    Values<V, N> y0;
     for (int n = 0; n < N; ++n) y0[n] = s[n];
-    const double t0 = s[time];
-    const double rest = t_stop - t0;
-    Values<double, N> f0;
+    const V t0 = s[time];
+    const V h_before = s[step_size];
+    const V rest = t_stop - t0;
+    Values<V, N> f0;
     system(t0, y0, p, f0);
-    const double asked = math::fmin(s[step_size] > 0.0 ? s[step_size] : first_guess(y0, f0), h_max);
+    const auto unset = !(h_before > 0.0);
+    V asked = h_before;
+    if (any(unset)) asked = select(unset, first_guess(y0, f0), h_before);  // a sample's first step
+    asked = math::fmin(asked, h_max);
     // A step that would leave less than 1 % of itself to t_stop goes there (Hairer's DOPRI5): no
     // last step of a rounding error's length, below h_min.
-    const double h = asked * 1.01 >= rest ? rest : asked;
-    if (!(h >= h_min)) return StepStatus::failed(step_size_underflow);  // NaN too
+    const V h = select(asked * 1.01 >= rest, rest, asked);
+    const auto underflow = !(h >= h_min);  // NaN too: the sample fails, its state as it was
 
-    Values<double, N> y1, e;
+    Values<V, N> y1, e;
     Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e);
-    double sum = 0.0;
+    V sum = 0.0;
     for (int n = 0; n < N; ++n) {
-      const double scaled = e[n] / (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
+      const V scaled = e[n] / (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
       sum += scaled * scaled;
     }
-    const double err = math::sqrt(sum / N);
+    const V err = math::sqrt(sum / N);
     constexpr double exponent = -1.0 / (Method::error_order + 1);
-    // fmax drops a NaN: a non-finite error shrinks h by factor_min.
-    s[step_size] = err == 0.0 ? h * factor_max
-                              : h * math::fmin(factor_max, math::fmax(factor_min, safety * math::pow(err, exponent)));
-    if (err <= 1.0) {  // accepted; else the same t, a smaller h
-      for (int n = 0; n < N; ++n) s[n] = y1[n];
-      s[time] = h == rest ? t_stop : t0 + h;
-    }
-    return s[time] >= t_end ? StepStatus::done() : StepStatus::carry_on();
+    // err = 0 gives factor_max (pow is infinite); fmax drops a NaN: a non-finite error shrinks h
+    // by factor_min.
+    const V next_h = h * math::fmin(factor_max, math::fmax(factor_min, safety * math::pow(err, exponent)));
+    s[step_size] = select(underflow, h_before, next_h);
+    const auto accepted = (err <= 1.0) & !underflow;  // else the same t, a smaller h
+    for (int n = 0; n < N; ++n) s[n] = select(accepted, y1[n], y0[n]);
+    s[time] = select(accepted, select(h == rest, V(t_stop), V(t0 + h)), t0);
+    return step_result(s[time] >= t_end, underflow, step_size_underflow);
   }
 
   /// One step of the method of size h from (t0, y0) into y1, without error control (what an
@@ -277,16 +286,17 @@ struct Adaptive {
 
  private:
   /// 0.01 |y| / |f| in the error norm, 1e-6 where either is tiny (Hairer, Norsett and Wanner).
-  KOKKOS_INLINE_FUNCTION double first_guess(const Values<double, time>& y, const Values<double, time>& f) const {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION V first_guess(const Values<V, time>& y, const Values<V, time>& f) const {
     constexpr int N = time;
-    double yy = 0.0, ff = 0.0;
+    V yy = 0.0, ff = 0.0;
     for (int n = 0; n < N; ++n) {
-      const double scale = atol + rtol * math::fabs(y[n]);
+      const V scale = atol + rtol * math::fabs(y[n]);
       yy += (y[n] / scale) * (y[n] / scale);
       ff += (f[n] / scale) * (f[n] / scale);
     }
-    const double d0 = math::sqrt(yy / N), d1 = math::sqrt(ff / N);
-    return d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
+    const V d0 = math::sqrt(yy / N), d1 = math::sqrt(ff / N);
+    return select((d0 < 1e-5) | (d1 < 1e-5), V(1e-6), V(0.01 * d0 / d1));
   }
 };
 
