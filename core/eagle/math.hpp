@@ -100,21 +100,20 @@ EAGLE_MATH_PACK_MIXED(fmax)
 #define EAGLE_MATH_PACK_BINARY(name)
 #endif
 
-#define EAGLE_MATH_UNARY(name)                                           \
-  KOKKOS_INLINE_FUNCTION double name(double x) { return impl::name(x); } \
-  KOKKOS_INLINE_FUNCTION float name(float x) { return impl::name(x); }   \
-  EAGLE_MATH_PACK_UNARY(name)
-#define EAGLE_MATH_BINARY(name)                                                       \
-  KOKKOS_INLINE_FUNCTION double name(double x, double y) { return impl::name(x, y); } \
-  KOKKOS_INLINE_FUNCTION float name(float x, float y) { return impl::name(x, y); }    \
-  EAGLE_MATH_PACK_BINARY(name)
-// Functions whose packs run whole (above): the scalars only here.
+// The scalars; functions whose packs run whole (above) take only these.
 #define EAGLE_MATH_SCALAR_UNARY(name)                                    \
   KOKKOS_INLINE_FUNCTION double name(double x) { return impl::name(x); } \
   KOKKOS_INLINE_FUNCTION float name(float x) { return impl::name(x); }
 #define EAGLE_MATH_SCALAR_BINARY(name)                                                \
   KOKKOS_INLINE_FUNCTION double name(double x, double y) { return impl::name(x, y); } \
   KOKKOS_INLINE_FUNCTION float name(float x, float y) { return impl::name(x, y); }
+// The scalars and their packs, lane by lane.
+#define EAGLE_MATH_UNARY(name)  \
+  EAGLE_MATH_SCALAR_UNARY(name) \
+  EAGLE_MATH_PACK_UNARY(name)
+#define EAGLE_MATH_BINARY(name)  \
+  EAGLE_MATH_SCALAR_BINARY(name) \
+  EAGLE_MATH_PACK_BINARY(name)
 
 // The functions both Kokkos 3.4 and 4.x provide on every backend.
 EAGLE_MATH_SCALAR_UNARY(fabs)
