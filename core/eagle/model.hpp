@@ -33,6 +33,13 @@
 // `auto` times the model's step on copies of the batch's samples before and during a run; those
 // steps are rehearsals (`at.rehearsal()`, their sample indices negative): a step that writes
 // outside its sample's state (a saved trajectory, an observer) writes nothing in a rehearsal.
+//
+// A model whose steps write memory of their own beyond the state (a saved trajectory) names it,
+// so that checkpoints carry it and a run resumes into memory at another address:
+//     eagle::WrittenMemory written_memory() const;  // its address and size, in the run's memory space
+//     MyModel without_addresses() const;            // itself with every address cleared
+// A checkpoint holds those bytes and a resume writes them back; the resume compares the model's
+// parameters through without_addresses(), so a resumed process with other addresses matches.
 
 #include <Kokkos_Core.hpp>
 
@@ -55,6 +62,25 @@ struct StepContext {
   /// outside the sample's state must not happen (its sample index is negative).
   KOKKOS_INLINE_FUNCTION bool rehearsal() const { return sample < 0; }
 };
+
+/// Memory a model's steps write beyond the state planes, in the run's memory space: what a
+/// checkpoint carries for it.
+struct WrittenMemory {
+  void* data = nullptr;   ///< its first byte
+  std::size_t bytes = 0;  ///< its size
+};
+
+namespace detail {
+/// Whether Model names memory its steps write (written_memory() and without_addresses()).
+template <class Model, class = void>
+struct WritesMemory : std::false_type {};
+template <class Model>
+struct WritesMemory<Model, std::void_t<decltype(std::declval<const Model&>().written_memory()),
+                                       decltype(std::declval<const Model&>().without_addresses())>>
+    : std::integral_constant<
+          bool, std::is_same<decltype(std::declval<const Model&>().written_memory()), WrittenMemory>::value &&
+                    std::is_same<decltype(std::declval<const Model&>().without_addresses()), Model>::value> {};
+}  // namespace detail
 
 /// Compile-time facts about a model, checked once so errors read well.
 template <class Model>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a valid checkpoint payload (format version 3, without header and CRC: the fuzz target
+"""Writes a valid checkpoint payload (format version 4, without header and CRC: the fuzz target
 wraps it) as the first input of checkpoint_fuzz's corpus, so that mutations start from a file
 that reaches the decoder's cross-field checks.   checkpoint_seed.py CORPUS_FOLDER"""
 import os
@@ -27,6 +27,7 @@ payload = b"".join([
     vector("B", [7] * 24), vector("B", [9] * 24),                        # two state planes
     vector("B", [1, 1, 0]), vector("B", [1, 1, 0]), vector("q", [3, 5, 8]),  # terminated, status, steps
     vector("i", [2, 0, 1]), vector("i", [2]),                            # origin, map
+    vector("B", [5] * 16),                                               # model memory
 ])
 os.makedirs(sys.argv[1], exist_ok=True)
 with open(os.path.join(sys.argv[1], "valid-payload"), "wb") as f:

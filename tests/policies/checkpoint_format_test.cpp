@@ -41,6 +41,7 @@ Checkpoint small() {
   c.steps_taken = {3, 5, 8};
   c.origin = {2, 0, 1};
   c.map = {2};
+  c.model_memory = std::vector<unsigned char>(16, 5);
   return c;
 }
 
@@ -90,6 +91,7 @@ TEST(CheckpointFormat, RoundTripKeepsEveryField) {
   EXPECT_EQ(d.steps_taken, c.steps_taken);
   EXPECT_EQ(d.origin, c.origin);
   EXPECT_EQ(d.map, c.map);
+  EXPECT_EQ(d.model_memory, c.model_memory);
 }
 
 TEST(CheckpointFormat, EveryTruncationIsRefused) {
@@ -110,9 +112,9 @@ TEST(CheckpointFormat, EveryFlippedByteIsRefused) {
 
 TEST(CheckpointFormat, OtherVersionsAreNamed) {
   std::vector<unsigned char> b = encode_checkpoint(small());
-  for (const std::uint32_t other : {2u, 4u}) {  // version 2 had no model type
+  for (const std::uint32_t other : {3u, 5u}) {  // version 3 had no model memory
     std::memcpy(b.data() + 8, &other, 4);
-    EXPECT_EQ(refusal(b), "checkpoint format version " + std::to_string(other) + "; this eagle reads version 3");
+    EXPECT_EQ(refusal(b), "checkpoint format version " + std::to_string(other) + "; this eagle reads version 4");
   }
 }
 

@@ -57,17 +57,17 @@ struct Planes {
       input_planes.push_back(plane<TestSpace>(numbered("in", f), host.inputs[f]));
   }
   template <std::size_t... S, std::size_t... I>
-  Report run(const Model& model, const Arm& arm, std::int64_t max_steps, std::index_sequence<S...>,
-             std::index_sequence<I...>) {
+  Report run(const Model& model, const Arm& arm, std::int64_t max_steps, const RunOptions& options,
+             std::index_sequence<S...>, std::index_sequence<I...>) {
     if constexpr (sizeof...(I) == 0)
       return run_until_done(TestSpace(), deploy(model, arm.steps, arm.nest), state(state_planes[S]...), no_inputs,
-                            max_steps);
+                            max_steps, options);
     else
       return run_until_done(TestSpace(), deploy(model, arm.steps, arm.nest), state(state_planes[S]...),
-                            inputs(input_planes[I]...), max_steps);
+                            inputs(input_planes[I]...), max_steps, options);
   }
-  Report run(const Model& model, const Arm& arm, std::int64_t max_steps) {
-    return run(model, arm, max_steps, std::make_index_sequence<Model::state_count>{},
+  Report run(const Model& model, const Arm& arm, std::int64_t max_steps, const RunOptions& options = {}) {
+    return run(model, arm, max_steps, options, std::make_index_sequence<Model::state_count>{},
                std::make_index_sequence<Model::input_count>{});
   }
   std::vector<std::vector<double>> state_now() const {

@@ -29,9 +29,10 @@ struct CheckpointError : std::runtime_error {
 
 /// A run between two launches: enough to continue it bit for bit.
 struct Checkpoint {
-  /// 3: the model's C++ type beside its name (model_type). 2: the model's parameters fingerprinted
-  /// (parameters_crc), the part of a batch named (MPI ranks), every field checked against the others.
-  static constexpr std::uint32_t format_version = 3;
+  /// 4: the memory the model writes (model_memory). 3: the model's C++ type beside its name
+  /// (model_type). 2: the model's parameters fingerprinted (parameters_crc), the part of a batch
+  /// named (MPI ranks), every field checked against the others.
+  static constexpr std::uint32_t format_version = 4;
 
   // Which run this is: a resume must match every field.
   std::string model;
@@ -72,6 +73,8 @@ struct Checkpoint {
   std::vector<std::int64_t> steps_taken;
   std::vector<std::int32_t> origin;  ///< empty: rows in the caller's order
   std::vector<std::int32_t> map;     ///< the active-set map; empty: none
+  /// The bytes of the memory the model writes (eagle::WrittenMemory: a saved trajectory); empty: none.
+  std::vector<unsigned char> model_memory;
 };
 
 namespace detail {
@@ -170,6 +173,7 @@ void visit_fields(C& c, Visit&& visit) {
   visit("steps taken", c.steps_taken);
   visit("origin", c.origin);
   visit("map", c.map);
+  visit("model memory", c.model_memory);
 }
 
 /// Writes one field of each kind a checkpoint holds.

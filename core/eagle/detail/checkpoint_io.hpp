@@ -3,6 +3,7 @@
 
 #include <eagle/checkpoint.hpp>
 #include <eagle/fields.hpp>
+#include <eagle/model.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -56,11 +57,13 @@ std::uint32_t planes_crc(const ExecSpace& exec, const Fields<T, N, Mem>& fields)
 }
 
 /// CRC-32 of a model's uniform parameters: its bytes, with any padding between members cleared
-/// first (padding holds whatever the memory held, and would make two equal models differ).
+/// first (padding holds whatever the memory held, and would make two equal models differ), and
+/// without the addresses of memory it writes (another process has other addresses).
 template <class Model>
 std::uint32_t parameters_crc(const Model& model) {
   static_assert(std::is_trivially_copyable<Model>::value, "eagle: models are trivially copyable");
   Model copy = model;
+  if constexpr (WritesMemory<Model>::value) copy = model.without_addresses();
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_clear_padding)
   __builtin_clear_padding(&copy);

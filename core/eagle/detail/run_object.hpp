@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -217,6 +218,13 @@ class Run {
     const Region region("eagle::restore");
     Checkpoint found = read_checkpoint_file(options_.resume_from);
     require_same_run("eagle::run_until_done", options_.resume_from, found, saved_);
+    std::size_t memory_bytes = 0;
+    if constexpr (WritesMemory<Model>::value) memory_bytes = model_memory().extent(0);
+    if (found.model_memory.size() != memory_bytes) {
+      throw std::invalid_argument("eagle::run_until_done: checkpoint '" + options_.resume_from +
+                                  "' was written for a model writing " + std::to_string(found.model_memory.size()) +
+                                  " bytes of its own memory, this run's model writes " + std::to_string(memory_bytes));
+    }
     saved_ = std::move(found);
     report_.resumed_from = options_.resume_from;
     seconds_before_ = saved_.seconds;
@@ -233,6 +241,7 @@ class Run {
       load_values(exec(), map, saved_.map);
       rows_.map = buffers_.maps[buffers_.map_in_use] = map;
     }
+    if constexpr (WritesMemory<Model>::value) load_values(exec(), model_memory(), saved_.model_memory);
     for (const auto& h : saved_.history) record({h[0], h[1], h[2]});
     report_.rows_moved = rows_moved_before_ = saved_.rows_moved;
     report_.in_flight = end_pending_ > 0 ? options_.in_flight : 0;
@@ -442,6 +451,7 @@ class Run {
     });
     c.origin = planes_.origin.extent(0) > 0 ? host_values<RowIndex>(exec(), planes_.origin) : std::vector<RowIndex>{};
     c.map = rows_.map.extent(0) > 0 ? host_values<RowIndex>(exec(), rows_.map) : std::vector<RowIndex>{};
+    if constexpr (WritesMemory<Model>::value) c.model_memory = host_values<unsigned char>(exec(), model_memory());
     write_checkpoint_file(options_.checkpoint.path, c);
     ++report_.checkpoints_written;
   }
@@ -459,6 +469,13 @@ class Run {
     visit(report_.revived, saved_.revived);
     visit(report_.extra_bytes_peak, saved_.extra_bytes_peak);
     visit(report_.scanned_slots, saved_.scanned_slots);
+  }
+
+  /// The memory the model writes, as bytes in the run's memory space.
+  Kokkos::View<unsigned char*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>> model_memory() const {
+    const WrittenMemory m = launch_.model.written_memory();
+    return Kokkos::View<unsigned char*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+        static_cast<unsigned char*>(m.data), m.bytes);
   }
 
   /// The planes a checkpoint holds, each with its field (state planes as bytes).

@@ -10,9 +10,10 @@
 //
 // After every accepted step from (t0, y0) to (t1, y1), g is evaluated at t1; where its sign went
 // the watched way, the crossing is located by the Illinois method (regula falsi that halves a
-// stale end's value) on steps of the stepper's own method from (t0, y0), to `tolerance` in t. The
-// sample then stops just past the crossing (g has crossed there), at a t within `tolerance` of the
-// root of the method's solution, with status `event` (status::first_model_ending: counted as
+// stale end's value) to `tolerance` in t, on the step's dense output (adaptive steppers: no more
+// evaluations of f) or on steps of the method from (t0, y0) (fixed steps). The sample then stops
+// just past the crossing (g has crossed there), at a t within `tolerance` of the root of the
+// method's solution, with status `event` (status::first_model_ending: counted as
 // finished, not failed). A sample starting on g = 0 does not stop there. A sample that reaches
 // t_end without crossing finishes as usual (status::finished). The step returns a status, so the
 // host tile runs it one lane at a time. To save trajectories up to the event, save around it:
@@ -53,44 +54,42 @@ struct StopWhen : Stepper {
   Condition condition{};                  ///< g(t, y, p): double from t, y (N values), the P parameters
   Crossing direction = Crossing::either;  ///< which crossings stop a sample
   double tolerance = 1e-10;               ///< how close in t the crossing is located
-  int max_iterations = 100;               ///< a bound on the steps spent locating one crossing
+  int max_iterations = 100;               ///< a bound on the iterations locating one crossing
 
   /// One step of the stepper; where g crossed the watched way during it, the sample moves back to
   /// the crossing and stops with status `event`.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
-    const Start start = before(s, p);
-    return after(s, p, start, eagle::detail::outcome(Stepper::step(s, p)));
+    if constexpr (Stepper::dense_output) {
+      typename Stepper::Dense dense;
+      return attempt(s, p, this->t_end, dense);
+    } else {
+      Values<double, N> y0;
+      for (int n = 0; n < N; ++n) y0[n] = s[n];
+      const double t0 = s[Stepper::time], g0 = condition(t0, y0, p);
+      const std::uint8_t code = eagle::detail::outcome(Stepper::step(s, p));
+      // y inside the step: a step of the method from (t0, y0).
+      return after(s, p, t0, g0, code, [&](double tau, Values<double, N>& y) { this->single_step(t0, tau, y0, p, y); });
+    }
   }
 
-  /// As step, for an adaptive stepper's attempt toward t_stop (what Saving lands on save times with).
-  template <class S, class I>
-  KOKKOS_INLINE_FUNCTION StepStatus attempt(S& s, const I& p, double t_stop) const {
-    const Start start = before(s, p);
-    return after(s, p, start, Stepper::attempt(s, p, t_stop).code());
+  /// As the adaptive stepper's attempt toward t_stop, the step kept in `dense` (what Saving saves
+  /// from); where g crossed, back to the crossing, located on the dense output.
+  template <class S, class I, class Dense>
+  KOKKOS_INLINE_FUNCTION StepStatus attempt(S& s, const I& p, double t_stop, Dense& dense) const {
+    const std::uint8_t code = Stepper::attempt(s, p, t_stop, dense).code();
+    const double g0 = condition(dense.t0, dense.y0, p);
+    return after(s, p, dense.t0, g0, code, [&](double tau, Values<double, N>& y) { dense.at(dense.t0 + tau, y); });
   }
 
  private:
   static constexpr int N = Stepper::time;
-  /// A step's start: (t0, y0) and g there.
-  struct Start {
-    Values<double, N> y0;
-    double t0, g0;
-  };
 
-  template <class S, class I>
-  KOKKOS_INLINE_FUNCTION Start before(const S& s, const I& p) const {
-    Start start;
-    for (int n = 0; n < N; ++n) start.y0[n] = s[n];
-    start.t0 = s[Stepper::time];
-    start.g0 = condition(start.t0, start.y0, p);
-    return start;
-  }
-
-  /// After the stepper's step from `start` ended with `code`: where g crossed, back to the crossing.
-  template <class S, class I>
-  KOKKOS_INLINE_FUNCTION StepStatus after(S& s, const I& p, const Start& start, std::uint8_t code) const {
-    const double t0 = start.t0, g0 = start.g0;
+  /// After the stepper's step from t0, where g was g0, ended with `code`: where g crossed, back to
+  /// the crossing; inside(tau, y) gives y at t0 + tau.
+  template <class S, class I, class Inside>
+  KOKKOS_INLINE_FUNCTION StepStatus after(S& s, const I& p, double t0, double g0, std::uint8_t code,
+                                          const Inside& inside) const {
     const bool advanced = s[Stepper::time] != t0;  // an adaptive step may be rejected
     if (code >= status::first_model_failure || !advanced) return eagle::detail::step_status(code);
     Values<double, N> y1;
@@ -105,7 +104,7 @@ struct StopWhen : Stepper {
       double tau = (lo * g_hi - hi * g_lo) / (g_hi - g_lo);
       if (!(tau > lo && tau < hi)) tau = 0.5 * (lo + hi);  // no secant inside: bisect
       Values<double, N> y;
-      this->single_step(t0, tau, start.y0, p, y);
+      inside(tau, y);
       const double g = condition(t0 + tau, y, p);
       if (crosses(g0, g)) {
         hi = tau, g_hi = g, y1 = y;

@@ -93,31 +93,42 @@ struct SmallLu {
 ///   k3 = W^-1 (f2 - (6 + sqrt 2)(k2 - f1) - 2 (k1 - f0) + T),  error = h/6 (k1 - 2 k2 + k3).
 struct Rosenbrock23Method {
   static constexpr int error_order = 2;      ///< the solution's local error is O(h^3)
+  static constexpr int dense_order = 2;      ///< order of the dense output
   static constexpr bool lane_packs = false;  ///< its pivoting solve branches: single lanes on the tile
 
-  /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1 and the error estimate e;
-  /// `negligible` (atol) is the size below which a component's finite-difference step stops shrinking.
+  /// A step's factors and stages: what the error stage and the dense output need of the first two.
+  template <class V, int N>
+  struct Stages {
+    static_assert(std::is_same<V, double>::value, "eagle::ode::Rosenbrock23 runs on single lanes (double)");
+    detail::SmallLu<N> w;             ///< W's factors
+    Values<double, N> T, k1, f1, k2;  ///< h gamma df/dt, and the stages
+  };
+
+  /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1, the error estimate e, and
+  /// the stages into *keep unless it is null; `negligible` (atol) is the size below which a component's
+  /// finite-difference step stops shrinking.
   template <int N, class System, class I>
   KOKKOS_INLINE_FUNCTION static void trial(const System& f, double t0, double h, const Values<double, N>& y0,
                                            const I& p, const Values<double, N>& f0, double negligible,
-                                           Values<double, N>& y1, Values<double, N>& e) {
-    Stages<N> s;
+                                           Values<double, N>& y1, Values<double, N>& e, Stages<double, N>* keep) {
+    Stages<double, N> s;
     first_stages(f, t0, h, y0, p, f0, negligible, s, y1);
     Values<double, N> f2, k3;
     f(t0 + h, y1, p, f2);
     for (int n = 0; n < N; ++n) k3[n] = f2[n] - e32 * (s.k2[n] - s.f1[n]) - 2.0 * (s.k1[n] - f0[n]) + s.T[n];
     s.w.solve(k3);
     for (int n = 0; n < N; ++n) e[n] = h / 6.0 * (s.k1[n] - 2.0 * s.k2[n] + k3[n]);
+    if (keep != nullptr) *keep = s;
   }
 
-  /// A step of size h from (t0, y0) into y1.
-  template <int N, class System, class I>
-  KOKKOS_INLINE_FUNCTION static void single_step(const System& f, double t0, double h, const Values<double, N>& y0,
-                                                 const I& p, double negligible, Values<double, N>& y1) {
-    Values<double, N> f0;
-    f(t0, y0, p, f0);
-    Stages<N> s;
-    first_stages(f, t0, h, y0, p, f0, negligible, s, y1);
+  /// y at t0 + theta h, theta in [0, 1], from the stages of a step of size h from y0: Shampine and
+  /// Reichelt's interpolant, y0 + h (theta (1 - theta) k1 + theta (theta - 2 gamma) k2) / (1 - 2 gamma).
+  template <int N>
+  KOKKOS_INLINE_FUNCTION static void interpolate(double theta, double h, const Values<double, N>& y0,
+                                                 const Stages<double, N>& s, Values<double, N>& y) {
+    const double w1 = theta * (1.0 - theta) / (1.0 - 2.0 * gamma),
+                 w2 = theta * (theta - 2.0 * gamma) / (1.0 - 2.0 * gamma);
+    for (int n = 0; n < N; ++n) y[n] = y0[n] + h * (w1 * s.k1[n] + w2 * s.k2[n]);
   }
 
  private:
@@ -125,18 +136,11 @@ struct Rosenbrock23Method {
   static constexpr double e32 = 7.41421356237309504880;       // 6 + sqrt 2
   static constexpr double root_eps = 1.4901161193847656e-08;  // sqrt(2^-52): forward differences' step
 
-  /// What the error stage needs of the first two.
-  template <int N>
-  struct Stages {
-    detail::SmallLu<N> w;             ///< W's factors
-    Values<double, N> T, k1, f1, k2;  ///< h gamma df/dt, and the stages
-  };
-
   /// The step's first two stages, and its solution y1.
   template <int N, class System, class I>
   KOKKOS_INLINE_FUNCTION static void first_stages(const System& f, double t0, double h, const Values<double, N>& y0,
                                                   const I& p, const Values<double, N>& f0, double negligible,
-                                                  Stages<N>& s, Values<double, N>& y1) {
+                                                  Stages<double, N>& s, Values<double, N>& y1) {
     jacobian(f, t0, y0, p, f0, negligible, s.w.a);
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < N; ++j) s.w.a[i][j] = (i == j ? 1.0 : 0.0) - h * gamma * s.w.a[i][j];

@@ -8,17 +8,22 @@
 //
 // Saving<Stepper> is the stepper's model with one more state field, `next_save` (the index of the
 // sample's next save time; start it at 0), and a step that knows its sample (eagle::StepContext),
-// so it runs on the host tile's single lanes. An adaptive stepper lands on every save time (its
-// step is cut there) and saves y there exactly (at t_end, also the times within rounding of it); a
-// fixed-step stepper saves y at the step nearest each time (within dt/2). Times a sample never
+// so it runs on the host tile's single lanes. An adaptive stepper keeps its own steps and saves
+// y at each time passed by its method's dense output (fourth order for Dopri5 and Tsit5, second
+// for Rosenbrock23: as accurate as the steps), y at the step's end itself where a time falls
+// there (at t_end, also the times within rounding of it); a fixed-step stepper saves y at the step
+// nearest each time (within dt/2). Times a sample never
 // reaches (past t_end, or after it failed or stopped at an event of eagle::ode::stop_when, saved
 // around it as save_at(stop_when(stepper, g), ...)) keep what the View held. Sample i writes row
 // i - first_sample (first_sample: the first sample of a batch run in parts, e.g. an MPI rank's
 // part.begin); a sample whose row the View lacks fails with status trajectory_row_outside, writing
 // nothing.
-// The View's address is part of the model, so a run with a trajectory cannot resume from a
-// checkpoint: the resume is refused, by name, as a run of other parameters.
+// Checkpoints carry the trajectory written so far (eagle::WrittenMemory): a run resumed into a new
+// View of the same shape (another process, another address) fills it as the whole run would have,
+// the rows before the checkpoint included. The save times are the model's parameters: a resume
+// with others is refused.
 
+#include <eagle/crc32.hpp>
 #include <eagle/math.hpp>
 #include <eagle/model.hpp>
 #include <eagle/ode/steppers.hpp>
@@ -45,9 +50,11 @@ struct Trajectory {
   /// The View's stride from one save time to the next, in elements.
   /// \var field_stride
   /// The View's stride from one field to the next, in elements.
+  std::int64_t span = 0;          ///< the View's elements, from data on (its strides' span)
   std::int64_t first_sample = 0;  ///< the batch sample that writes row 0
   int count = 0;                  ///< save times
   const double* times = nullptr;  ///< the list of times, or nullptr for uniform times
+  std::uint32_t times_crc = 0;    ///< CRC-32 of the list's values: what a resume compares
   double first_time = 0.0;        ///< uniform times: first_time + j spacing
   double spacing = 0.0;           ///< uniform times: the interval between them
 
@@ -73,46 +80,62 @@ struct Saving : Stepper {
 
   Trajectory trajectory{};  ///< where and when to save (save_at sets it)
 
+  /// The trajectory's View: what a checkpoint carries for this model.
+  WrittenMemory written_memory() const {
+    return {trajectory.data, static_cast<std::size_t>(trajectory.span) * sizeof(double)};
+  }
+  /// This model with the View's and the times' addresses cleared: what a resume compares.
+  Saving without_addresses() const {
+    Saving copy = *this;
+    copy.trajectory.data = nullptr;
+    copy.trajectory.times = nullptr;
+    return copy;
+  }
+
   /// Saves y at the save times reached, takes one stepper step, saves at those it reached; a sample
   /// whose row the View lacks fails with trajectory_row_outside, writing nothing.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p, const StepContext& at) const {
-    if (at.rehearsal()) return advance(s, p);  // a copy auto times: the same steps, no writes
+    const bool writes = !at.rehearsal();  // a copy auto times: the same steps, no writes
     const std::int64_t row = at.sample - trajectory.first_sample;
-    if (row < 0 || row >= trajectory.rows) return StepStatus::failed(trajectory_row_outside);
-    save_reached(s, row, slack());  // the times at or before the start
-    const StepStatus result = advance(s, p);
-    // At t_end, also the times within rounding of it (first_time + j spacing may pass it by an ulp).
-    const bool ended = Stepper::adaptive && result.code() == status::finished;
-    save_reached(s, row, ended ? 1e-12 * (1.0 + math::fabs(this->t_end)) : slack());
-    return result;
+    if (writes && (row < 0 || row >= trajectory.rows)) return StepStatus::failed(trajectory_row_outside);
+    const auto y_now = [&](double, Y& y) {
+      for (int f = 0; f < Stepper::time; ++f) y[f] = s[f];
+    };
+    if (writes) save_until(s, row, s[Stepper::time] + slack(), y_now);  // the times at or before the start
+    if constexpr (Stepper::dense_output) {
+      typename Stepper::Dense dense;
+      const StepStatus result = Stepper::attempt(s, p, this->t_end, dense);
+      // At t_end, also the times within rounding of it (first_time + j spacing may pass it by an ulp).
+      const double rounding = result.code() == status::finished ? 1e-12 * (1.0 + math::fabs(this->t_end)) : 0.0;
+      if (writes) save_until(s, row, s[Stepper::time] + rounding, [&](double t, Y& y) { dense.at(t, y); });
+      return result;
+    } else {
+      const StepStatus result = eagle::detail::step_status(eagle::detail::outcome(Stepper::step(s, p)));
+      if (writes) save_until(s, row, s[Stepper::time] + slack(), y_now);
+      return result;
+    }
   }
 
  private:
-  template <class S, class I>
-  KOKKOS_INLINE_FUNCTION StepStatus advance(S& s, const I& p) const {
-    if constexpr (Stepper::adaptive) {
-      const int next = static_cast<int>(s[next_save]);
-      const double t_stop = next < trajectory.count ? math::fmin(this->t_end, trajectory.time(next)) : this->t_end;
-      return this->attempt(s, p, t_stop);
-    } else {
-      return eagle::detail::step_status(eagle::detail::outcome(Stepper::step(s, p)));
-    }
-  }
-  /// How far past t a save time counts as reached: an adaptive step lands on it; a fixed step
-  /// saves at the step nearest it.
+  using Y = Values<double, Stepper::time>;
+
+  /// How far past t a save time counts as reached: a fixed step saves at the step nearest it; a
+  /// stepper with dense output saves inside its steps.
   KOKKOS_INLINE_FUNCTION double slack() const {
-    if constexpr (Stepper::adaptive)
+    if constexpr (Stepper::dense_output)
       return 0.0;
     else
       return 0.5 * this->dt;
   }
-  /// Writes y for every save time up to t + slack.
-  template <class S>
-  KOKKOS_INLINE_FUNCTION void save_reached(S& s, std::int64_t row, double slack) const {
-    const double reached = s[Stepper::time] + slack;
+
+  /// Writes y(t), from y_at(t, y), for every save time t up to `reached`, advancing next_save.
+  template <class S, class At>
+  KOKKOS_INLINE_FUNCTION void save_until(S& s, std::int64_t row, double reached, const At& y_at) const {
     for (int j = static_cast<int>(s[next_save]); j < trajectory.count && trajectory.time(j) <= reached; ++j) {
-      for (int f = 0; f < Stepper::time; ++f) trajectory.at(row, j, f) = s[f];
+      Y y;
+      y_at(trajectory.time(j), y);
+      for (int f = 0; f < Stepper::time; ++f) trajectory.at(row, j, f) = y[f];
       s[next_save] = j + 1;
     }
   }
@@ -142,6 +165,7 @@ Trajectory trajectory_over(const View& out) {
   t.time_stride = static_cast<std::int64_t>(out.stride(1));
   t.field_stride = static_cast<std::int64_t>(out.stride(2));
   t.count = static_cast<int>(out.extent(1));
+  t.span = static_cast<std::int64_t>(out.span());
   return t;
 }
 
@@ -185,6 +209,8 @@ Saving<Stepper> save_at(const Stepper& stepper, const View& out, const Times& ti
                                   std::to_string(host(j)) + ") is not finite and above the one before");
   }
   saving.trajectory.times = times.data();
+  saving.trajectory.times_crc =
+      crc32(reinterpret_cast<const unsigned char*>(host.data()), host.extent(0) * sizeof(double));
   return saving;
 }
 

@@ -31,6 +31,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -133,8 +134,9 @@ struct FixedStep {
     state_count,                                            ///< state fields per sample: N + 1
     input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool lane_packs = true;  ///< the host tile runs it on lane packs (V is a pack there)
-  static constexpr bool adaptive = false;   ///< fixed steps: Saving saves at the step nearest each time
+  static constexpr bool lane_packs = true;     ///< the host tile runs it on lane packs (V is a pack there)
+  static constexpr bool adaptive = false;      ///< fixed steps
+  static constexpr bool dense_output = false;  ///< Saving saves at the step nearest each time
 
   System system{};     ///< the right-hand side, with its uniform parameters
   double dt = 1e-3;    ///< the step
@@ -162,36 +164,73 @@ struct FixedStep {
   }
 };
 
-/// An embedded explicit Runge-Kutta pair, as the method of an Adaptive stepper: a trial step with
-/// its error estimate, and a step alone.
+/// What an accepted step leaves to evaluate its solution anywhere inside it (its dense output):
+/// the step from (t0, y0) to (t1, y1), the size h its stages were computed with, and the stages.
+template <class Method, int N>
+struct DenseOutput {
+  double t0 = 0.0;                                       ///< the step's start
+  double t1 = 0.0;                                       ///< its end: t0 + h, or the time it landed on
+  double h = 0.0;                                        ///< the step size of its stages
+  Values<double, N> y0{};                                ///< y at t0
+  Values<double, N> y1{};                                ///< y at t1
+  typename Method::template Stages<double, N> stages{};  ///< what the method interpolates from
+
+  /// y at t in [t0, t1] by the method's continuous extension; y1 itself from t1 on.
+  KOKKOS_INLINE_FUNCTION void at(double t, Values<double, N>& y) const {
+    if (t >= t1)
+      y = y1;
+    else
+      Method::template interpolate<N>((t - t0) / h, h, y0, stages, y);
+  }
+};
+
+/// An embedded explicit Runge-Kutta pair with a continuous extension, as the method of an
+/// Adaptive stepper: a trial step with its error estimate, and its dense output.
 template <class Tableau>
 struct ExplicitPair {
   static constexpr int error_order = Tableau::error_order;  ///< order of the error estimate
+  static constexpr int dense_order = Tableau::dense_order;  ///< order of the dense output
   static constexpr bool lane_packs = true;                  ///< its trial step runs on lane packs
 
-  /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1 and the error estimate e
-  /// (the double after f0, the size below which a component is negligible, is for implicit methods).
+  /// A step's stages: what its dense output interpolates from.
+  template <class V, int N>
+  struct Stages {
+    Values<V, N> k[Tableau::stages];  ///< k[j] = f at stage j
+  };
+
+  /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1, the error estimate e, and
+  /// the stages into *keep unless it is null (the double after f0, the size below which a
+  /// component is negligible, is for implicit methods).
   template <int N, class System, class V, class I>
   KOKKOS_FORCEINLINE_FUNCTION static void trial(const System& f, const V& t0, const V& h, const Values<V, N>& y0,
                                                 const I& p, const Values<V, N>& f0, double, Values<V, N>& y1,
-                                                Values<V, N>& e) {
+                                                Values<V, N>& e, Stages<V, N>* keep) {
+    // A local array, not *keep: with the stages in *keep GCC 12 kept them in memory (1.9x slower).
     Values<V, N> k[Tableau::stages];
     k[0] = f0;
     detail::later_stages<Tableau, N>(f, t0, h, y0, p, k);
     detail::solution<Tableau, N>(h, y0, k, y1);
     for (int n = 0; n < N; ++n) e[n] = h * detail::weighted_sum<detail::ErrorWeights<Tableau>>(k, n);
+    if (keep != nullptr)
+      for (int j = 0; j < Tableau::stages; ++j) keep->k[j] = k[j];
   }
 
-  /// A step of size h from (t0, y0) into y1.
-  template <int N, class System, class I>
-  KOKKOS_INLINE_FUNCTION static void single_step(const System& f, double t0, double h, const Values<double, N>& y0,
-                                                 const I& p, double, Values<double, N>& y1) {
-    detail::whole_step<Tableau, N>(f, t0, h, y0, p, y1);
+  /// y at t0 + theta h, theta in [0, 1], from the stages of a step of size h from y0.
+  template <int N>
+  KOKKOS_INLINE_FUNCTION static void interpolate(double theta, double h, const Values<double, N>& y0,
+                                                 const Stages<double, N>& stages, Values<double, N>& y) {
+    double w[Tableau::stages];
+    for (int j = 0; j < Tableau::stages; ++j) w[j] = Tableau::dense(j, theta);
+    for (int n = 0; n < N; ++n) {
+      double sum = 0.0;
+      for (int j = 0; j < Tableau::stages; ++j) sum += w[j] * stages.k[j][n];
+      y[n] = y0[n] + h * sum;
+    }
   }
 };
 
-/// An adaptive stepper as an eagle model: a method with an error estimate (ExplicitPair, or
-/// Rosenbrock23Method in eagle/ode/rosenbrock.hpp) and error control per sample. One kernel step
+/// An adaptive stepper as an eagle model: a method with an error estimate and a dense output
+/// (ExplicitPair, or Rosenbrock23Method in eagle/ode/rosenbrock.hpp) and error control per sample. One kernel step
 /// is one attempted step of size h = min(the sample's h, h_max), or t_end - t where that is less
 /// than 1.01 h. It is accepted when the error norm
 /// sqrt(mean_i (e_i / (atol + rtol max(|y0_i|, |y1_i|)))^2) is at most 1, and t advances (landing
@@ -213,8 +252,10 @@ struct Adaptive {
     state_count,                                            ///< state fields per sample: N + 2
     input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool adaptive = true;                  ///< per-sample step sizes: Saving cuts steps at save times
+  static constexpr bool adaptive = true;                  ///< per-sample step sizes
+  static constexpr bool dense_output = true;              ///< Saving and StopWhen interpolate inside steps
   static constexpr bool lane_packs = Method::lane_packs;  ///< the host tile runs it on lane packs where true
+  using Dense = DenseOutput<Method, time>;                ///< a step's dense output, on one sample
   /// The status of a sample whose step size fell below h_min.
   static constexpr std::uint8_t step_size_underflow = status::first_model_failure;
 
@@ -239,6 +280,25 @@ struct Adaptive {
   /// Branch-free (selects), so on the tile's lane packs each lane accepts or rejects on its own.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION auto attempt(S& s, const I& p, double t_stop) const {
+    return attempt_keeping(s, p, t_stop, nullptr);
+  }
+
+  /// As attempt, on one sample, keeping the step in `dense`: where t advanced, y anywhere from the
+  /// old t to the new one.
+  template <class S, class I>
+  KOKKOS_INLINE_FUNCTION StepStatus attempt(S& s, const I& p, double t_stop, Dense& dense) const {
+    dense.t0 = s[time];
+    for (int n = 0; n < time; ++n) dense.y0[n] = s[n];
+    const StepStatus result = attempt_keeping(s, p, t_stop, &dense);
+    dense.t1 = s[time];
+    for (int n = 0; n < time; ++n) dense.y1[n] = s[n];
+    return result;
+  }
+
+ private:
+  /// The attempt; its stages and step size kept in *keep unless keep is nullptr (a pack's path).
+  template <class S, class I, class Keep>
+  KOKKOS_INLINE_FUNCTION auto attempt_keeping(S& s, const I& p, double t_stop, Keep keep) const {
     using V = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;
     constexpr int N = time;
     Values<V, N> y0;
@@ -258,7 +318,13 @@ struct Adaptive {
     const auto underflow = !(h >= h_min);  // NaN too: the sample fails, its state as it was
 
     Values<V, N> y1, e;
-    Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e);
+    using Stages = typename Method::template Stages<V, N>;
+    if constexpr (std::is_same<Keep, std::nullptr_t>::value) {
+      Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e, static_cast<Stages*>(nullptr));
+    } else {
+      Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e, &keep->stages);
+      keep->h = h;
+    }
     V sum = 0.0;
     for (int n = 0; n < N; ++n) {
       const V scaled = e[n] / (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
@@ -276,15 +342,6 @@ struct Adaptive {
     return step_result(s[time] >= t_end, underflow, step_size_underflow);
   }
 
-  /// One step of the method of size h from (t0, y0) into y1, without error control (what an
-  /// event inside an accepted step is located with).
-  template <class I>
-  KOKKOS_INLINE_FUNCTION void single_step(double t0, double h, const Values<double, time>& y0, const I& p,
-                                          Values<double, time>& y1) const {
-    Method::template single_step<time>(system, t0, h, y0, p, atol, y1);
-  }
-
- private:
   /// 0.01 |y| / |f| in the error norm, 1e-6 where either is tiny (Hairer, Norsett and Wanner).
   template <class V>
   KOKKOS_INLINE_FUNCTION V first_guess(const Values<V, time>& y, const Values<V, time>& f) const {

@@ -3,7 +3,9 @@
 // constant expressions: its stage count; a(i, j), the weight of stage j in stage i's argument
 // (j < i); c(i), stage i's time as a fraction of the step; b(j), the solution's weights; and for an
 // embedded pair e(j) = b(j) - b̂(j), the weights of the error estimate, with the order of the
-// estimate (the step-size controller's exponent is -1 / (error_order + 1)).
+// estimate (the step-size controller's exponent is -1 / (error_order + 1)); and for a pair with a
+// continuous extension (dense output), dense(j, theta), the weight of stage j in the solution at
+// t0 + theta h: y(theta) = y0 + h sum_j dense(j, theta) k_j, of order dense_order.
 // The last stage of Dormand-Prince and Tsitouras is evaluated at the new solution (first same as
 // last): its a-row equals b, so the stage engine computes it from the same sums.
 
@@ -66,6 +68,17 @@ struct Dopri5Tableau {
                              -1.0 / 40};
     return t[j];
   }
+  static constexpr int dense_order = 4;  ///< order of the continuous extension
+  /// Stage j's weight in the solution at theta in [0, 1]: Hairer's DOPRI5 extension, the Hermite
+  /// cubic through (y0, f0, y1, f1) plus a fourth-order correction d(j) theta^2 (1 - theta)^2.
+  KOKKOS_INLINE_FUNCTION static constexpr double dense(int j, double theta) {
+    constexpr double d[7] = {-12715105075.0 / 11282082432,  0.0,
+                             87487479700.0 / 32700410799,   -10690763975.0 / 1880347072,
+                             701980252875.0 / 199316789632, -1453857185.0 / 822651844,
+                             69997945.0 / 29380423};
+    const double first = j == 0 ? 1.0 : 0.0, last = j == 6 ? 1.0 : 0.0, rest = 1.0 - theta;
+    return theta * (b(j) + rest * (first - b(j) + theta * (2.0 * b(j) - first - last + rest * d[j])));
+  }
 };
 
 /// Tsitouras' 5(4) pair (Comput. Math. Appl. 62, 2011): the same cost as Dormand-Prince, a smaller
@@ -98,6 +111,27 @@ struct Tsit5Tableau {
     constexpr double t[7] = {-0.00178001105222577714, -0.0008164344596567469, 0.007880878010261995, -0.1447110071732629,
                              0.5823571654525552,      -0.45808210592918697,   0.015151515151515152};
     return t[j];
+  }
+  static constexpr int dense_order = 4;  ///< order of the continuous extension
+  /// Stage j's weight in the solution at theta in [0, 1]: the paper's fourth-order interpolant.
+  KOKKOS_INLINE_FUNCTION static constexpr double dense(int j, double theta) {
+    const double t = theta, tt = theta * theta;
+    switch (j) {
+      case 0:
+        return -1.0530884977290216 * t * (t - 1.3299890189751412) * (tt - 1.4364028541716351 * t + 0.7139816917074209);
+      case 1:
+        return 0.1017 * tt * (tt - 2.1966568338249754 * t + 1.2949852507374631);
+      case 2:
+        return 2.490627285651252793 * tt * (tt - 2.38535645472061657 * t + 1.57803468208092486);
+      case 3:
+        return -16.54810288924490272 * (t - 1.21712927295533244) * (t - 0.61620406037800089) * tt;
+      case 4:
+        return 47.37952196281928122 * (t - 1.203071208372362603) * (t - 0.658047292653547382) * tt;
+      case 5:
+        return -34.87065786149660974 * (t - 1.2) * (t - 0.666666666666666667) * tt;
+      default:
+        return 2.5 * (t - 1.0) * (t - 0.6) * tt;
+    }
   }
 };
 
