@@ -100,8 +100,11 @@ struct Rosenbrock23Method {
   template <class V, int N>
   struct Stages {
     static_assert(std::is_same<V, double>::value, "eagle::ode::Rosenbrock23 runs on single lanes (double)");
-    detail::SmallLu<N> w;             ///< W's factors
-    Values<double, N> T, k1, f1, k2;  ///< h gamma df/dt, and the stages
+    detail::SmallLu<N> w;  ///< W's factors
+    Values<double, N> T;   ///< h gamma df/dt
+    Values<double, N> k1;  ///< the first stage
+    Values<double, N> f1;  ///< f at the second stage's point
+    Values<double, N> k2;  ///< the second stage
   };
 
   /// A step of size h from (t0, y0), f0 = f(t0, y0): the solution y1, the error estimate e, and
