@@ -60,7 +60,7 @@ struct StopWhen : Stepper {
   /// the crossing and stops with status `event`.
   template <class S, class I>
   KOKKOS_INLINE_FUNCTION StepStatus step(S& s, const I& p) const {
-    if constexpr (Stepper::dense_output) {
+    if constexpr (Stepper::adaptive) {
       typename Stepper::Dense dense;
       return attempt(s, p, this->t_end, dense);
     } else {

@@ -11,13 +11,13 @@
 // so it runs on the host tile's single lanes. An adaptive stepper keeps its own steps and saves
 // y at each time passed by its method's dense output (fourth order for Dopri5 and Tsit5, second
 // for Rosenbrock23: as accurate as the steps), y at the step's end itself where a time falls
-// there (at t_end, also the times within rounding of it); a fixed-step stepper saves y at the step
-// nearest each time (within dt/2). Times a sample never
-// reaches (past t_end, or after it failed or stopped at an event of eagle::ode::stop_when, saved
-// around it as save_at(stop_when(stepper, g), ...)) keep what the View held. Sample i writes row
+// there (at t_end, also the times within rounding of it); a fixed-step stepper saves y at the
+// step nearest each time (within dt/2). Times a sample never reaches (past t_end, or after it
+// failed or stopped at an event of eagle::ode::stop_when, saved around it as
+// save_at(stop_when(stepper, g), ...)) keep what the View held. Sample i writes row
 // i - first_sample (first_sample: the first sample of a batch run in parts, e.g. an MPI rank's
-// part.begin); a sample whose row the View lacks fails with status trajectory_row_outside, writing
-// nothing.
+// part.begin); a sample whose row the View lacks fails with status trajectory_row_outside,
+// writing nothing.
 // Checkpoints carry the trajectory written so far (eagle::WrittenMemory): a run resumed into a new
 // View of the same shape (another process, another address) fills it as the whole run would have,
 // the rows before the checkpoint included. The save times are the model's parameters: a resume
@@ -103,7 +103,7 @@ struct Saving : Stepper {
       for (int f = 0; f < Stepper::time; ++f) y[f] = s[f];
     };
     if (writes) save_until(s, row, s[Stepper::time] + slack(), y_now);  // the times at or before the start
-    if constexpr (Stepper::dense_output) {
+    if constexpr (Stepper::adaptive) {
       typename Stepper::Dense dense;
       const StepStatus result = Stepper::attempt(s, p, this->t_end, dense);
       // At t_end, also the times within rounding of it (first_time + j spacing may pass it by an ulp).
@@ -123,7 +123,7 @@ struct Saving : Stepper {
   /// How far past t a save time counts as reached: a fixed step saves at the step nearest it; a
   /// stepper with dense output saves inside its steps.
   KOKKOS_INLINE_FUNCTION double slack() const {
-    if constexpr (Stepper::dense_output)
+    if constexpr (Stepper::adaptive)
       return 0.0;
     else
       return 0.5 * this->dt;

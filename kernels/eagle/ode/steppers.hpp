@@ -134,9 +134,8 @@ struct FixedStep {
     state_count,                                            ///< state fields per sample: N + 1
     input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool lane_packs = true;     ///< the host tile runs it on lane packs (V is a pack there)
-  static constexpr bool adaptive = false;      ///< fixed steps
-  static constexpr bool dense_output = false;  ///< Saving saves at the step nearest each time
+  static constexpr bool lane_packs = true;  ///< the host tile runs it on lane packs (V is a pack there)
+  static constexpr bool adaptive = false;  ///< fixed steps, no dense output: Saving saves at the step nearest each time
 
   System system{};     ///< the right-hand side, with its uniform parameters
   double dt = 1e-3;    ///< the step
@@ -252,8 +251,8 @@ struct Adaptive {
     state_count,                                            ///< state fields per sample: N + 2
     input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool adaptive = true;                  ///< per-sample step sizes
-  static constexpr bool dense_output = true;              ///< Saving and StopWhen interpolate inside steps
+  /// Per-sample step sizes, and a dense output (Dense) Saving and StopWhen interpolate inside steps.
+  static constexpr bool adaptive = true;
   static constexpr bool lane_packs = Method::lane_packs;  ///< the host tile runs it on lane packs where true
   using Dense = DenseOutput<Method, time>;                ///< a step's dense output, on one sample
   /// The status of a sample whose step size fell below h_min.
@@ -318,13 +317,9 @@ struct Adaptive {
     const auto underflow = !(h >= h_min);  // NaN too: the sample fails, its state as it was
 
     Values<V, N> y1, e;
-    using Stages = typename Method::template Stages<V, N>;
-    if constexpr (std::is_same<Keep, std::nullptr_t>::value) {
-      Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e, static_cast<Stages*>(nullptr));
-    } else {
-      Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e, &keep->stages);
-      keep->h = h;
-    }
+    typename Method::template Stages<V, N>* stages = nullptr;
+    if constexpr (!std::is_same<Keep, std::nullptr_t>::value) stages = &keep->stages, keep->h = h;
+    Method::template trial<N>(system, t0, h, y0, p, f0, atol, y1, e, stages);
     V sum = 0.0;
     for (int n = 0; n < N; ++n) {
       const V scaled = e[n] / (atol + rtol * math::fmax(math::fabs(y0[n]), math::fabs(y1[n])));
