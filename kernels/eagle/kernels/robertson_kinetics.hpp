@@ -30,9 +30,10 @@ struct RobertsonKinetics {
   }
 
   /// J[i 3 + j] = df_i / dy_j at y.
-  KOKKOS_INLINE_FUNCTION void jacobian(double, const Values<double, 3>& y, const Values<double, 1>& rate_scale,
-                                       Values<double, 9>& J) const {
-    const double k1 = 0.04 * rate_scale[0];
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void jacobian(const V&, const Values<V, 3>& y, const Values<V, 1>& rate_scale,
+                                       Values<V, 9>& J) const {
+    const V k1 = 0.04 * rate_scale[0];
     J[0] = -k1;
     J[1] = k3 * y[2];
     J[2] = k3 * y[1];

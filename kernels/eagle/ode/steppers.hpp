@@ -15,7 +15,8 @@
 //   };
 //
 // Uniform parameters are the system's members. A right-hand side written with + - * / and
-// eagle::math runs on the host tile's lane packs under the explicit steppers (fixed and adaptive).
+// eagle::math, templated on V as above, runs on the host tile's lane packs under every stepper; one
+// written for double alone runs there one sample at a time.
 //
 // The steppers and their model layout (state fields, then inputs = the P parameters):
 //   eagle::ode::Rk4<System>           y[0..N-1], t     fixed steps of dt until t reaches t_end
@@ -107,6 +108,27 @@ KOKKOS_FORCEINLINE_FUNCTION void whole_step(const System& f, const V& t0, const 
   solution<Tableau, N>(h, y0, k, y1);
 }
 
+/// Whether System's right-hand side takes V: a template over V, not written for double alone.
+template <class System, class V, class = void>
+struct TakesValues : std::false_type {};
+template <class System, class V>
+struct TakesValues<
+    System, V,
+    std::void_t<decltype(std::declval<const System&>()(
+        std::declval<const V&>(), std::declval<const Values<V, System::state_count>&>(),
+        std::declval<const Values<V, System::parameter_count>&>(), std::declval<Values<V, System::state_count>&>()))>>
+    : std::true_type {};
+
+/// Whether System's right-hand side runs on the host tile's lane packs (false where there are none).
+template <class System>
+constexpr bool rhs_on_packs() {
+#if defined(EAGLE_HAS_LANE_PACKS)
+  return TakesValues<System, Pack<double>>::value;
+#else
+  return false;
+#endif
+}
+
 /// A system's compile-time facts, checked once so errors read well.
 template <class System>
 struct SystemTraits {
@@ -134,7 +156,8 @@ struct FixedStep {
     state_count,                                            ///< state fields per sample: N + 1
     input_count = detail::SystemTraits<System>::parameters  ///< input fields per sample: the P parameters
   };
-  static constexpr bool lane_packs = true;  ///< the host tile runs it on lane packs (V is a pack there)
+  /// The host tile runs it on lane packs (V is a pack there) where the right-hand side takes them.
+  static constexpr bool lane_packs = detail::rhs_on_packs<System>();
   static constexpr bool adaptive = false;  ///< fixed steps, no dense output: Saving saves at the step nearest each time
 
   System system{};     ///< the right-hand side, with its uniform parameters
@@ -189,7 +212,9 @@ template <class Tableau>
 struct ExplicitPair {
   static constexpr int error_order = Tableau::error_order;  ///< order of the error estimate
   static constexpr int dense_order = Tableau::dense_order;  ///< order of the dense output
-  static constexpr bool lane_packs = true;                  ///< its trial step runs on lane packs
+  /// Its trial step runs on lane packs wherever System's right-hand side does.
+  template <class System>
+  static constexpr bool lane_packs_for = detail::rhs_on_packs<System>();
 
   /// A step's stages: what its dense output interpolates from.
   template <class V, int N>
@@ -253,8 +278,9 @@ struct Adaptive {
   };
   /// Per-sample step sizes, and a dense output (Dense) Saving and StopWhen interpolate inside steps.
   static constexpr bool adaptive = true;
-  static constexpr bool lane_packs = Method::lane_packs;  ///< the host tile runs it on lane packs where true
-  using Dense = DenseOutput<Method, time>;                ///< a step's dense output, on one sample
+  /// The host tile runs it on lane packs where true: the method and the system both take them.
+  static constexpr bool lane_packs = Method::template lane_packs_for<System>;
+  using Dense = DenseOutput<Method, time>;  ///< a step's dense output, on one sample
   /// The status of a sample whose step size fell below h_min.
   static constexpr std::uint8_t step_size_underflow = status::first_model_failure;
 
