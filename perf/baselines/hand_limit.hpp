@@ -70,7 +70,8 @@ struct OscillatorLanes {
   }
 };
 
-/// Lorenz, classical RK4, the same arithmetic as eagle::kernels::Lorenz, one end time for all.
+/// Lorenz, classical RK4, the same arithmetic as eagle::kernels::Lorenz (eagle::ode::Rk4's: the
+/// tableau's weights, the end within dt/2 of t_end), one end time for all.
 template <int vectors>
 struct LorenzLanes {
   LimitVec x[vectors], y[vectors], z[vectors], t[vectors], rho[vectors];
@@ -84,20 +85,20 @@ struct LorenzLanes {
   void store(int j, int l, std::int64_t i) const { xs[i] = x[j][l], ys[i] = y[j][l], zs[i] = z[j][l], ts[i] = t[j][l]; }
   LimitMask step(int j, LimitMask run) {
     const LimitVec x0 = x[j], y0 = y[j], z0 = z[j], r = rho[j];
-    const double h = dt, half = 0.5 * dt, sixth = dt / 6.0;
+    const double h = dt, sixth = 1.0 / 6, third = 1.0 / 3;
     const LimitVec k1x = sigma * (y0 - x0), k1y = x0 * (r - z0) - y0, k1z = x0 * y0 - beta * z0;
-    const LimitVec x1 = x0 + half * k1x, y1 = y0 + half * k1y, z1 = z0 + half * k1z;
+    const LimitVec x1 = x0 + h * (0.5 * k1x), y1 = y0 + h * (0.5 * k1y), z1 = z0 + h * (0.5 * k1z);
     const LimitVec k2x = sigma * (y1 - x1), k2y = x1 * (r - z1) - y1, k2z = x1 * y1 - beta * z1;
-    const LimitVec x2 = x0 + half * k2x, y2 = y0 + half * k2y, z2 = z0 + half * k2z;
+    const LimitVec x2 = x0 + h * (0.5 * k2x), y2 = y0 + h * (0.5 * k2y), z2 = z0 + h * (0.5 * k2z);
     const LimitVec k3x = sigma * (y2 - x2), k3y = x2 * (r - z2) - y2, k3z = x2 * y2 - beta * z2;
     const LimitVec x3 = x0 + h * k3x, y3 = y0 + h * k3y, z3 = z0 + h * k3z;
     const LimitVec k4x = sigma * (y3 - x3), k4y = x3 * (r - z3) - y3, k4z = x3 * y3 - beta * z3;
     const LimitVec nt = t[j] + dt;
-    x[j] = blend(run, x0 + sixth * (k1x + 2.0 * k2x + 2.0 * k3x + k4x), x0);
-    y[j] = blend(run, y0 + sixth * (k1y + 2.0 * k2y + 2.0 * k3y + k4y), y0);
-    z[j] = blend(run, z0 + sixth * (k1z + 2.0 * k2z + 2.0 * k3z + k4z), z0);
+    x[j] = blend(run, x0 + h * (sixth * k1x + third * k2x + third * k3x + sixth * k4x), x0);
+    y[j] = blend(run, y0 + h * (sixth * k1y + third * k2y + third * k3y + sixth * k4y), y0);
+    z[j] = blend(run, z0 + h * (sixth * k1z + third * k2z + third * k3z + sixth * k4z), z0);
     t[j] = blend(run, nt, t[j]);
-    return run & ~(LimitVec{} + t_end <= nt);
+    return run & ~(LimitVec{} + t_end <= nt + 0.5 * dt);
   }
 };
 

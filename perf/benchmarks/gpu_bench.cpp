@@ -136,7 +136,7 @@ template <class T>
 Batch<eagle::kernels::BasicLorenz<T>> lorenz_sweep(std::int64_t n) {
   return {{},
           n,
-          [](int f, std::int64_t) { return f == eagle::kernels::BasicLorenz<T>::t ? T(0) : T(1); },
+          [](int f, std::int64_t) { return f == eagle::kernels::BasicLorenz<T>::time ? T(0) : T(1); },
           [n](int, std::int64_t i) { return T(30.0 * static_cast<double>(i) / static_cast<double>(n)); }};
 }
 

@@ -101,8 +101,8 @@ void run_lorenz_baseline(const std::string& arm, const Batch<eagle::kernels::Lor
   } else if (arm == "C_run_to_completion") {
     eagle::perf::run_to_completion(Space(), m, b.state, b.in, 100000000);
   } else {
-    eagle::perf::limit_lorenz(b.state[0], b.state[1], b.state[2], b.state[3], b.in[0], m.sigma, m.beta, m.dt, m.t_end,
-                              100000000);
+    eagle::perf::limit_lorenz(b.state[0], b.state[1], b.state[2], b.state[3], b.in[0], m.system.sigma, m.system.beta,
+                              m.dt, m.t_end, 100000000);
   }
 }
 

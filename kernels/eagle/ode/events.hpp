@@ -44,6 +44,8 @@ enum class Crossing : int {
 /// A stepper whose samples stop where `Condition` crosses zero (see the top of this header).
 template <class Stepper, class Condition>
 struct StopWhen : Stepper {
+  static_assert(std::is_same<typename Stepper::scalar_type, double>::value,
+                "eagle::ode::stop_when: events run a stepper in double");
   static_assert(std::is_trivially_copyable<Condition>::value,
                 "eagle::ode::stop_when: the condition is copied to the device; it must be trivially copyable");
   /// The status of a sample stopped at its event: a way of finishing, not a failure.

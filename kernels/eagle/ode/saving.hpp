@@ -69,6 +69,8 @@ struct Trajectory {
 /// A stepper that saves its samples' trajectories (see the top of this header).
 template <class Stepper>
 struct Saving : Stepper {
+  static_assert(std::is_same<typename Stepper::scalar_type, double>::value,
+                "eagle::ode::save_at: saving runs a stepper in double");
   /// The stepper's fields, then next_save; the stepper's inputs.
   enum Field : int {
     next_save = Stepper::state_count,   ///< the index of the sample's next save time (start: 0)

@@ -40,6 +40,21 @@ namespace eagle::ode {
 
 namespace detail {
 
+/// The scalar of a value a step computes with: T itself, or a lane pack's T.
+template <class V>
+struct ScalarOf {
+  using type = V;
+};
+template <class T>
+struct ScalarOf<Pack<T>> {
+  using type = T;
+};
+/// A tableau's weight (a double constant) in V's scalar: a float system computes in float.
+template <class V>
+KOKKOS_FORCEINLINE_FUNCTION constexpr typename ScalarOf<V>::type weight(double w) {
+  return static_cast<typename ScalarOf<V>::type>(w);
+}
+
 /// The tableau's weights of stage i's argument.
 template <class Tableau, int i>
 struct StageWeights {
@@ -69,9 +84,9 @@ KOKKOS_FORCEINLINE_FUNCTION auto weighted_sum(const Y (&k)[S], int n, const type
   } else if constexpr (Weights::at(j) == 0.0) {
     return weighted_sum<Weights, j + 1, started>(k, n, sum);
   } else if constexpr (!started) {
-    return weighted_sum<Weights, j + 1, true>(k, n, V(Weights::at(j) * k[j][n]));
+    return weighted_sum<Weights, j + 1, true>(k, n, V(weight<V>(Weights::at(j)) * k[j][n]));
   } else {
-    return weighted_sum<Weights, j + 1, true>(k, n, V(sum + Weights::at(j) * k[j][n]));
+    return weighted_sum<Weights, j + 1, true>(k, n, V(sum + weight<V>(Weights::at(j)) * k[j][n]));
   }
 }
 template <class Weights, class Y, std::size_t S>
@@ -88,7 +103,7 @@ KOKKOS_FORCEINLINE_FUNCTION void later_stages(const System& f, const V& t0, cons
                                               const Parameters& p, Y (&k)[Tableau::stages]) {
   Y yi;
   for (int n = 0; n < N; ++n) yi[n] = y0[n] + h * weighted_sum<StageWeights<Tableau, i>>(k, n);
-  f(V(t0 + Tableau::c(i) * h), yi, p, k[i]);
+  f(V(t0 + weight<V>(Tableau::c(i)) * h), yi, p, k[i]);
   if constexpr (i + 1 < Tableau::stages) later_stages<Tableau, N, i + 1>(f, t0, h, y0, p, k);
 }
 
@@ -119,11 +134,21 @@ struct TakesValues<
         std::declval<const Values<V, System::parameter_count>&>(), std::declval<Values<V, System::state_count>&>()))>>
     : std::true_type {};
 
+/// System::scalar_type where it declares one (float or double), else double.
+template <class System, class = void>
+struct ScalarOfSystem {
+  using type = double;
+};
+template <class System>
+struct ScalarOfSystem<System, std::void_t<typename System::scalar_type>> {
+  using type = typename System::scalar_type;
+};
+
 /// Whether System's right-hand side runs on the host tile's lane packs (false where there are none).
 template <class System>
 constexpr bool rhs_on_packs() {
 #if defined(EAGLE_HAS_LANE_PACKS)
-  return TakesValues<System, Pack<double>>::value;
+  return TakesValues<System, Pack<typename ScalarOfSystem<System>::type>>::value;
 #else
   return false;
 #endif
@@ -134,6 +159,9 @@ template <class System>
 struct SystemTraits {
   static constexpr int states = System::state_count;
   static constexpr int parameters = System::parameter_count;
+  using scalar = typename ScalarOfSystem<System>::type;
+  static_assert(std::is_same<scalar, double>::value || std::is_same<scalar, float>::value,
+                "eagle::ode: System::scalar_type is float or double");
   static_assert(states > 0, "eagle::ode: a system needs at least one state (System::state_count)");
   static_assert(parameters >= 0, "eagle::ode: System::parameter_count cannot be negative");
   static_assert(std::is_trivially_copyable<System>::value,
@@ -144,11 +172,12 @@ struct SystemTraits {
 
 /// A fixed-step explicit Runge-Kutta method as an eagle model: steps of dt while t + dt/2 < t_end,
 /// so a sample takes round((t_end - t) / dt) steps whatever the rounding of t. Branch-free: the
-/// host tile runs it on lane packs.
+/// host tile runs it on lane packs. In the system's scalar_type (float or double; double where it
+/// declares none), and with its packs_in_flight where it declares one.
 template <class Tableau, class System>
 struct FixedStep {
-  static constexpr const char* name = System::name;  ///< the system's name: kernel labels, checkpoints
-  using scalar_type = double;                        ///< every state and input plane holds double
+  static constexpr const char* name = System::name;                   ///< the system's name: kernel labels, checkpoints
+  using scalar_type = typename detail::SystemTraits<System>::scalar;  ///< every state and input plane holds it
   // Enumerators, not static members: device code may take a field index by reference.
   /// The model's fields after y's 0 .. N-1, and its field counts.
   enum Field : int {
@@ -158,11 +187,13 @@ struct FixedStep {
   };
   /// The host tile runs it on lane packs (V is a pack there) where the right-hand side takes them.
   static constexpr bool lane_packs = detail::rhs_on_packs<System>();
+  /// Packs the tile keeps in flight: the system's, or as the register file allows.
+  static constexpr int packs_in_flight = eagle::packs_in_flight<System>;
   static constexpr bool adaptive = false;  ///< fixed steps, no dense output: Saving saves at the step nearest each time
 
-  System system{};     ///< the right-hand side, with its uniform parameters
-  double dt = 1e-3;    ///< the step
-  double t_end = 1.0;  ///< each sample terminates once its t reaches t_end (to within dt/2)
+  System system{};                     ///< the right-hand side, with its uniform parameters
+  scalar_type dt = scalar_type(1e-3);  ///< the step
+  scalar_type t_end = 1;               ///< each sample terminates once its t reaches t_end (to within dt/2)
 
   /// One step of dt; terminated once t + dt/2 >= t_end.
   template <class S, class I>
@@ -175,7 +206,7 @@ struct FixedStep {
     single_step(t0, dt, y0, p, y1);
     for (int n = 0; n < N; ++n) s[n] = y1[n];
     s[time] = t0 + dt;
-    return s[time] + 0.5 * dt >= t_end;
+    return s[time] + scalar_type(0.5) * dt >= t_end;
   }
 
   /// One step of the method of size h from (t0, y0) into y1 (what an event is located with).
@@ -268,6 +299,8 @@ template <class Method, class System>
 struct Adaptive {
   static constexpr const char* name = System::name;  ///< the system's name: kernel labels, checkpoints
   using scalar_type = double;                        ///< every state and input plane holds double
+  static_assert(std::is_same<typename detail::SystemTraits<System>::scalar, double>::value,
+                "eagle::ode: the adaptive steppers run in double (System::scalar_type)");
   // Enumerators, not static members: device code may take a field index by reference.
   /// The model's fields after y's 0 .. N-1, and its field counts.
   enum Field : int {

@@ -176,10 +176,9 @@ ArmRun run_arm(const std::string& arm, const Batch<Space>& b, const Collective& 
     }
 #endif
   } else {
-    const Report rep =
-        b.spec.model == Model::lorenz
-            ? detail::run_eagle_arm(info, b, kernels::Lorenz{10.0, 8.0 / 3.0, dt, (lorenz_steps - 0.5) * dt})
-            : detail::run_eagle_arm(info, b, kernels::OscillatorUntil{dt});
+    const Report rep = b.spec.model == Model::lorenz
+                           ? detail::run_eagle_arm(info, b, kernels::Lorenz{{10.0, 8.0 / 3.0}, dt, lorenz_steps * dt})
+                           : detail::run_eagle_arm(info, b, kernels::OscillatorUntil{dt});
     r.seconds = timer.seconds();
     r.features = {static_cast<double>(rep.launches), static_cast<double>(rep.sample_steps),
                   static_cast<double>(rep.lane_steps), static_cast<double>(rep.scanned_slots)};
