@@ -4,17 +4,25 @@
 // AVX/AVX2 4, AVX-512 8); `vectors` independent vectors in flight per work item, as many as the
 // register file holds beside each vector's state (16 registers on SSE/AVX2, 32 on AVX-512) or,
 // for a long dependency chain (Lorenz's RK4), as many as ran fastest; 32
-// steps between looks at which lanes still run; finished lanes masked with blends and refilled
-// with the work item's next samples at the looks; no sample stepped past max_steps.
+// steps between looks at which lanes still run; each lane's mask computed from its own state at
+// every step (t against its end: on AVX-512 a compare into a k register, no mask vector held across
+// steps), finished lanes masked with blends and refilled with the work item's next samples at the
+// looks; no sample stepped past max_steps. Beside it, the plain run-to-completion block loop on
+// uniform batches (plain_oscillator): a guard that B is no slower than simpler code.
 // Checked with objdump on the AVX-512 build (-march=native, GCC 12): the step loop is vfmadd/
 // vfnmadd/vaddpd on zmm registers, vcmppd into k masks and vblendmpd, no scalar fallback; on the
 // default x86-64 flags, mulpd/addpd on xmm with andpd/andnpd/orpd selects.
 
+#include <immintrin.h>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 namespace eagle::perf {
 
@@ -43,48 +51,104 @@ inline LimitVec blend(LimitMask m, LimitVec a, LimitVec b) {
 #endif
 }
 
-/// The oscillator's step on `vectors` vectors: x += dt v, v -= (dt w w) x, t += dt; the end time per
-/// lane (`PerSampleEnd`) or one for all. dt w w is the model's dt * omega * omega, hoisted.
-template <int vectors, bool PerSampleEnd>
+/// Lane l of a vector, l known only at run time (through a temporary: the vector stays in its register).
+inline double lane_of(LimitVec vec, int l) {
+  double lanes[limit_width];
+  std::memcpy(lanes, &vec, sizeof vec);
+  return lanes[l];
+}
+/// `vec` with the lanes `where` set to `value`: a blend, never an indexed write into the vector.
+inline LimitVec with_lanes(LimitMask where, double value, LimitVec vec) {
+  return blend(where, LimitVec{} + value, vec);
+}
+/// W consecutive values from p, and into p (no alignment asked).
+inline LimitVec loadu(const double* p) {
+  LimitVec vec;
+  std::memcpy(&vec, p, sizeof vec);
+  return vec;
+}
+inline void storeu(double* p, LimitVec vec) { std::memcpy(p, &vec, sizeof vec); }
+/// The mask of lane l alone.
+inline LimitMask lane_mask(int l) {
+  LimitMask index;
+  for (int i = 0; i < limit_width; ++i) index[i] = i;
+  return index == l;
+}
+
+/// The oscillator: x += dt v, v -= (dt w w) x, t += dt, the end time per lane (`PerSampleEnd`) or one
+/// for all; dt w w is the model's dt * omega * omega, hoisted. A vector's lanes run while t < their
+/// end: the mask is recomputed from t at every step (on AVX-512 a compare into a k register), never
+/// carried in a vector register across steps.
+template <bool PerSampleEnd>
 struct OscillatorLanes {
-  LimitVec x[vectors], v[vectors], t[vectors], c[vectors], e[PerSampleEnd ? vectors : 1];
+  /// One vector of lanes.
+  struct Vec {
+    LimitVec x, v, t, c, e;
+  };
   double *xs, *vs, *ts;
   const double *omega, *ends;
   double dt, t_end;
 
-  void load(int j, int l, std::int64_t i) {
-    x[j][l] = xs[i], v[j][l] = vs[i], t[j][l] = ts[i];
-    c[j][l] = dt * omega[i] * omega[i];
-    if constexpr (PerSampleEnd) e[j][l] = ends[i];
+  void load(Vec& a, LimitMask where, std::int64_t i) const {
+    a.x = with_lanes(where, xs[i], a.x), a.v = with_lanes(where, vs[i], a.v), a.t = with_lanes(where, ts[i], a.t);
+    a.c = with_lanes(where, dt * omega[i] * omega[i], a.c);
+    if constexpr (PerSampleEnd) a.e = with_lanes(where, ends[i], a.e);
   }
-  void store(int j, int l, std::int64_t i) const { xs[i] = x[j][l], vs[i] = v[j][l], ts[i] = t[j][l]; }
-  LimitMask step(int j, LimitMask run) {
-    const LimitVec nx = x[j] + dt * v[j];
-    const LimitVec nv = v[j] - c[j] * x[j];
-    const LimitVec nt = t[j] + dt;
-    x[j] = blend(run, nx, x[j]);
-    v[j] = blend(run, nv, v[j]);
-    t[j] = blend(run, nt, t[j]);
-    if constexpr (PerSampleEnd) return run & ~(e[j] <= nt);
-    return run & ~(LimitVec{} + t_end <= nt);
+  void load_all(Vec& a, std::int64_t i) const {
+    a.x = loadu(xs + i), a.v = loadu(vs + i), a.t = loadu(ts + i);
+    const LimitVec w = loadu(omega + i);
+    a.c = dt * w * w;
+    if constexpr (PerSampleEnd) a.e = loadu(ends + i);
+  }
+  void empty(Vec& a, LimitMask where) const { a.t = with_lanes(where, std::numeric_limits<double>::infinity(), a.t); }
+  void store(const Vec& a, int l, std::int64_t i) const {
+    xs[i] = lane_of(a.x, l), vs[i] = lane_of(a.v, l), ts[i] = lane_of(a.t, l);
+  }
+  void store_all(const Vec& a, std::int64_t i) const { storeu(xs + i, a.x), storeu(vs + i, a.v), storeu(ts + i, a.t); }
+  LimitMask live(const Vec& a) const {
+    if constexpr (PerSampleEnd) return a.t < a.e;
+    return a.t < LimitVec{} + t_end;
+  }
+  void step(Vec& a) const {
+    const LimitMask run = live(a);
+    const LimitVec nx = a.x + dt * a.v;
+    const LimitVec nv = a.v - a.c * a.x;
+    a.x = blend(run, nx, a.x);
+    a.v = blend(run, nv, a.v);
+    a.t = blend(run, a.t + dt, a.t);
   }
 };
 
 /// Lorenz, classical RK4, the same arithmetic as eagle::kernels::Lorenz (eagle::ode::Rk4's: the
-/// tableau's weights, the end within dt/2 of t_end), one end time for all.
-template <int vectors>
+/// tableau's weights, the end within dt/2 of t_end), one end time for all; a vector's lanes run
+/// while t + dt/2 < t_end.
 struct LorenzLanes {
-  LimitVec x[vectors], y[vectors], z[vectors], t[vectors], rho[vectors];
+  /// One vector of lanes.
+  struct Vec {
+    LimitVec x, y, z, t, rho;
+  };
   double *xs, *ys, *zs, *ts;
   const double* rhos;
   double sigma, beta, dt, t_end;
 
-  void load(int j, int l, std::int64_t i) {
-    x[j][l] = xs[i], y[j][l] = ys[i], z[j][l] = zs[i], t[j][l] = ts[i], rho[j][l] = rhos[i];
+  void load(Vec& a, LimitMask where, std::int64_t i) const {
+    a.x = with_lanes(where, xs[i], a.x), a.y = with_lanes(where, ys[i], a.y), a.z = with_lanes(where, zs[i], a.z);
+    a.t = with_lanes(where, ts[i], a.t), a.rho = with_lanes(where, rhos[i], a.rho);
   }
-  void store(int j, int l, std::int64_t i) const { xs[i] = x[j][l], ys[i] = y[j][l], zs[i] = z[j][l], ts[i] = t[j][l]; }
-  LimitMask step(int j, LimitMask run) {
-    const LimitVec x0 = x[j], y0 = y[j], z0 = z[j], r = rho[j];
+  void load_all(Vec& a, std::int64_t i) const {
+    a.x = loadu(xs + i), a.y = loadu(ys + i), a.z = loadu(zs + i), a.t = loadu(ts + i), a.rho = loadu(rhos + i);
+  }
+  void empty(Vec& a, LimitMask where) const { a.t = with_lanes(where, std::numeric_limits<double>::infinity(), a.t); }
+  void store(const Vec& a, int l, std::int64_t i) const {
+    xs[i] = lane_of(a.x, l), ys[i] = lane_of(a.y, l), zs[i] = lane_of(a.z, l), ts[i] = lane_of(a.t, l);
+  }
+  void store_all(const Vec& a, std::int64_t i) const {
+    storeu(xs + i, a.x), storeu(ys + i, a.y), storeu(zs + i, a.z), storeu(ts + i, a.t);
+  }
+  LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
+  void step(Vec& a) const {
+    const LimitMask run = live(a);
+    const LimitVec x0 = a.x, y0 = a.y, z0 = a.z, r = a.rho;
     const double h = dt, sixth = 1.0 / 6, third = 1.0 / 3;
     const LimitVec k1x = sigma * (y0 - x0), k1y = x0 * (r - z0) - y0, k1z = x0 * y0 - beta * z0;
     const LimitVec x1 = x0 + h * (0.5 * k1x), y1 = y0 + h * (0.5 * k1y), z1 = z0 + h * (0.5 * k1z);
@@ -93,52 +157,194 @@ struct LorenzLanes {
     const LimitVec k3x = sigma * (y2 - x2), k3y = x2 * (r - z2) - y2, k3z = x2 * y2 - beta * z2;
     const LimitVec x3 = x0 + h * k3x, y3 = y0 + h * k3y, z3 = z0 + h * k3z;
     const LimitVec k4x = sigma * (y3 - x3), k4y = x3 * (r - z3) - y3, k4z = x3 * y3 - beta * z3;
-    const LimitVec nt = t[j] + dt;
-    x[j] = blend(run, x0 + h * (sixth * k1x + third * k2x + third * k3x + sixth * k4x), x0);
-    y[j] = blend(run, y0 + h * (sixth * k1y + third * k2y + third * k3y + sixth * k4y), y0);
-    z[j] = blend(run, z0 + h * (sixth * k1z + third * k2z + third * k3z + sixth * k4z), z0);
-    t[j] = blend(run, nt, t[j]);
-    return run & ~(LimitVec{} + t_end <= nt + 0.5 * dt);
+    a.x = blend(run, x0 + h * (sixth * k1x + third * k2x + third * k3x + sixth * k4x), x0);
+    a.y = blend(run, y0 + h * (sixth * k1y + third * k2y + third * k3y + sixth * k4y), y0);
+    a.z = blend(run, z0 + h * (sixth * k1z + third * k2z + third * k3z + sixth * k4z), z0);
+    a.t = blend(run, a.t + dt, a.t);
   }
 };
 
-/// Advances samples [begin, end) on `vectors` vectors of lanes: 32 steps between looks, then
-/// finished or out-of-budget lanes written back and refilled; returns when every lane is empty.
+/// A charged particle in a static magnetic field, the Boris pusher, the same arithmetic as
+/// eagle::kernels::Boris; tau = Omega dt/2 and sigma = 2 tau / (1 + |tau|^2) computed once a sample
+/// (the model computes them every step from its inputs); a lane runs while t + dt/2 < t_end.
+struct BorisLanes {
+  /// One vector of lanes: position, velocity, t, tau and sigma.
+  struct Vec {
+    LimitVec x, y, z, vx, vy, vz, t, tx, ty, tz, sx, sy, sz;
+  };
+  double *xs, *ys, *zs, *vxs, *vys, *vzs, *ts;
+  const double *oxs, *oys, *ozs;
+  double dt, t_end;
+
+  void load(Vec& a, LimitMask where, std::int64_t i) const {
+    a.x = with_lanes(where, xs[i], a.x), a.y = with_lanes(where, ys[i], a.y), a.z = with_lanes(where, zs[i], a.z);
+    a.vx = with_lanes(where, vxs[i], a.vx), a.vy = with_lanes(where, vys[i], a.vy);
+    a.vz = with_lanes(where, vzs[i], a.vz), a.t = with_lanes(where, ts[i], a.t);
+    const double half = 0.5 * dt, tx = half * oxs[i], ty = half * oys[i], tz = half * ozs[i];
+    const double f = 2.0 / (1.0 + (tx * tx + ty * ty + tz * tz));
+    a.tx = with_lanes(where, tx, a.tx), a.ty = with_lanes(where, ty, a.ty), a.tz = with_lanes(where, tz, a.tz);
+    a.sx = with_lanes(where, f * tx, a.sx), a.sy = with_lanes(where, f * ty, a.sy);
+    a.sz = with_lanes(where, f * tz, a.sz);
+  }
+  void load_all(Vec& a, std::int64_t i) const {
+    a.x = loadu(xs + i), a.y = loadu(ys + i), a.z = loadu(zs + i), a.t = loadu(ts + i);
+    a.vx = loadu(vxs + i), a.vy = loadu(vys + i), a.vz = loadu(vzs + i);
+    const double half = 0.5 * dt;
+    a.tx = half * loadu(oxs + i), a.ty = half * loadu(oys + i), a.tz = half * loadu(ozs + i);
+    const LimitVec f = 2.0 / (1.0 + (a.tx * a.tx + a.ty * a.ty + a.tz * a.tz));
+    a.sx = f * a.tx, a.sy = f * a.ty, a.sz = f * a.tz;
+  }
+  void empty(Vec& a, LimitMask where) const { a.t = with_lanes(where, std::numeric_limits<double>::infinity(), a.t); }
+  void store(const Vec& a, int l, std::int64_t i) const {
+    xs[i] = lane_of(a.x, l), ys[i] = lane_of(a.y, l), zs[i] = lane_of(a.z, l), ts[i] = lane_of(a.t, l);
+    vxs[i] = lane_of(a.vx, l), vys[i] = lane_of(a.vy, l), vzs[i] = lane_of(a.vz, l);
+  }
+  void store_all(const Vec& a, std::int64_t i) const {
+    storeu(xs + i, a.x), storeu(ys + i, a.y), storeu(zs + i, a.z), storeu(ts + i, a.t);
+    storeu(vxs + i, a.vx), storeu(vys + i, a.vy), storeu(vzs + i, a.vz);
+  }
+  LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
+  void step(Vec& a) const {
+    const LimitMask run = live(a);
+    const LimitVec ux = a.vx, uy = a.vy, uz = a.vz;
+    const LimitVec mx = ux + (uy * a.tz - uz * a.ty), my = uy + (uz * a.tx - ux * a.tz),
+                   mz = uz + (ux * a.ty - uy * a.tx);
+    const LimitVec wx = ux + (my * a.sz - mz * a.sy), wy = uy + (mz * a.sx - mx * a.sz),
+                   wz = uz + (mx * a.sy - my * a.sx);
+    a.vx = blend(run, wx, ux), a.vy = blend(run, wy, uy), a.vz = blend(run, wz, uz);
+    a.x = blend(run, a.x + dt * wx, a.x), a.y = blend(run, a.y + dt * wy, a.y), a.z = blend(run, a.z + dt * wz, a.z);
+    a.t = blend(run, a.t + dt, a.t);
+  }
+};
+
+/// Whether any lane of `m` is set: one instruction or two on each ISA (a lane-by-lane loop costs a
+/// look as much as two steps on AVX-512).
+inline bool any_lane(LimitMask m) {
+#if defined(__AVX512F__)
+  return _mm512_test_epi64_mask(reinterpret_cast<__m512i>(m), reinterpret_cast<__m512i>(m)) != 0;
+#elif defined(__AVX__)
+  return _mm256_movemask_pd(reinterpret_cast<__m256d>(m)) != 0;
+#else
+  return _mm_movemask_pd(reinterpret_cast<__m128d>(m)) != 0;
+#endif
+}
+/// Whether every lane of `m` is set.
+inline bool all_lanes(LimitMask m) { return !any_lane(~m); }
+
+/// f(integral_constant<int, j>) for j in [0, N): every vector named by a constant index, so each
+/// lives in registers of its own for the whole work item.
+template <int N, class F, int... js>
+void for_each_vector(F&& f, std::integer_sequence<int, js...>) {
+  (f(std::integral_constant<int, js>{}), ...);
+}
+template <int N, class F>
+void for_each_vector(F&& f) {
+  for_each_vector<N>(f, std::make_integer_sequence<int, N>{});
+}
+
+/// Advances samples [begin, end) on `vectors` vectors of lanes: bursts of 32 steps (fewer where a
+/// lane's step budget ends sooner) while every lane runs, then finished or out-of-budget lanes
+/// written back and refilled; returns when every lane is empty. Each lane's mask comes from its own
+/// state (Lanes::live), so a lane whose sample finished idles, masked, until the next look.
 template <int vectors, class Lanes>
-void run_lanes(Lanes& lanes, std::int64_t begin, std::int64_t end, std::int64_t max_steps) {
+void run_lanes(const Lanes& lanes, std::int64_t begin, std::int64_t end, std::int64_t max_steps) {
   constexpr int W = limit_width;
   constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
-  LimitMask run[vectors];
+  typename Lanes::Vec vec[vectors];
   std::int64_t row[vectors][W], stop[vectors][W], soonest[vectors];  // stop: the clock its budget ends at
   std::int64_t clock = 0, next = begin;
-  const auto fill = [&](int j, int l) {
+  const auto fill = [&](auto j, int l) {
+    const LimitMask here = lane_mask(l);
     row[j][l] = next < end ? next++ : -1;
     stop[j][l] = row[j][l] < 0 ? never : clock + max_steps;
-    run[j][l] = row[j][l] < 0 ? 0 : -1;
-    lanes.load(j, l, row[j][l] < 0 ? begin : row[j][l]);  // empty lanes compute on a real sample, masked
+    lanes.load(vec[j], here, row[j][l] < 0 ? begin : row[j][l]);  // empty lanes compute on a real sample, masked
+    if (row[j][l] < 0) lanes.empty(vec[j], here);
   };
-  for (int j = 0; j < vectors; ++j) {
+  for_each_vector<vectors>([&](auto j) {
+    vec[j] = typename Lanes::Vec{};
     for (int l = 0; l < W; ++l) fill(j, l);
     soonest[j] = *std::min_element(stop[j], stop[j] + W);
-  }
+  });
   for (;;) {
     const std::int64_t first_stop = *std::min_element(soonest, soonest + vectors);
     if (first_stop == never) break;
-    const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, first_stop - clock);
-    for (std::int64_t s = 0; s < burst; ++s) {
-      for (int j = 0; j < vectors; ++j) run[j] = lanes.step(j, run[j]);
+    // Bursts while every lane runs within its budget: one vector test a look.
+    for (;;) {
+      const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, first_stop - clock);
+      for (std::int64_t s = 0; s < burst; ++s) for_each_vector<vectors>([&](auto j) { lanes.step(vec[j]); });
+      clock += burst;
+      LimitMask every = lanes.live(vec[0]);
+      for_each_vector<vectors>([&](auto j) { every &= lanes.live(vec[j]); });
+      if (!(clock < first_stop && all_lanes(every))) break;
     }
-    clock += burst;
-    for (int j = 0; j < vectors; ++j) {
-      bool all_run = true;
-      for (int l = 0; l < W; ++l) all_run = all_run && run[j][l] != 0;
-      if (all_run && soonest[j] > clock) continue;
+    for_each_vector<vectors>([&](auto j) {
+      const LimitMask run = lanes.live(vec[j]);
+      if (all_lanes(run) && soonest[j] > clock) return;
+      // A whole vector turning over at once (a uniform batch's every look that sees a stop): vector
+      // stores and loads where its rows and the next W samples are consecutive.
+      bool whole = !any_lane(run) && row[j][0] >= 0;
+      for (int l = 1; l < W; ++l) whole = whole && row[j][l] == row[j][0] + l;
+      if (whole) {
+        lanes.store_all(vec[j], row[j][0]);
+        if (next + W <= end) {
+          lanes.load_all(vec[j], next);
+          for (int l = 0; l < W; ++l) row[j][l] = next + l, stop[j][l] = clock + max_steps;
+          next += W;
+          soonest[j] = clock + max_steps;
+          return;
+        }
+        for (int l = 0; l < W; ++l) row[j][l] = -1;  // stored: the lanes below only refill
+      }
       for (int l = 0; l < W; ++l) {
-        if (row[j][l] < 0 || (run[j][l] != 0 && stop[j][l] > clock)) continue;
-        lanes.store(j, l, row[j][l]);
+        if (row[j][l] >= 0 && run[l] != 0 && stop[j][l] > clock) continue;
+        if (row[j][l] >= 0)
+          lanes.store(vec[j], l, row[j][l]);
+        else if (stop[j][l] == never)
+          continue;  // empty already
         fill(j, l);
       }
       soonest[j] = *std::min_element(stop[j], stop[j] + W);
+    });
+  }
+}
+
+/// The plain loop a performance engineer writes first for a uniform batch, the guard on B: per
+/// work item one block of `vectors` x W samples, x, v, t and dt w w in local vectors, each lane's
+/// mask from its t at every step, a look every 32 steps for whether any lane still runs, the block
+/// run until none does (no refill). B must be no slower than this on uniform batches.
+template <int vectors>
+void plain_oscillator_block(double* xs, double* vs, double* ts, const double* omega, std::int64_t begin, std::int64_t n,
+                            double t_end, double dt, std::int64_t max_steps) {
+  constexpr int W = limit_width;
+  LimitVec x[vectors], v[vectors], t[vectors], c[vectors];
+  for (int j = 0; j < vectors; ++j) {
+    for (int l = 0; l < W; ++l) {
+      const std::int64_t i = std::min(begin + j * W + l, n - 1);
+      x[j][l] = xs[i], v[j][l] = vs[i], c[j][l] = dt * omega[i] * omega[i];
+      t[j][l] = begin + j * W + l < n ? ts[i] : std::numeric_limits<double>::infinity();
+    }
+  }
+  for (std::int64_t taken = 0; taken < max_steps;) {
+    const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, max_steps - taken);
+    for (std::int64_t k = 0; k < burst; ++k) {
+      for (int j = 0; j < vectors; ++j) {
+        const LimitMask run = t[j] < LimitVec{} + t_end;
+        const LimitVec nx = x[j] + dt * v[j];
+        const LimitVec nv = v[j] - c[j] * x[j];
+        x[j] = blend(run, nx, x[j]);
+        v[j] = blend(run, nv, v[j]);
+        t[j] = blend(run, t[j] + dt, t[j]);
+      }
+    }
+    taken += burst;
+    bool some = false;
+    for (int j = 0; j < vectors; ++j) some = some || any_lane(t[j] < LimitVec{} + t_end);
+    if (!some) break;
+  }
+  for (int j = 0; j < vectors; ++j) {
+    for (int l = 0; l < W; ++l) {
+      const std::int64_t i = begin + j * W + l;
+      if (i < n) xs[i] = x[j][l], vs[i] = v[j][l], ts[i] = t[j][l];
     }
   }
 }
@@ -152,7 +358,7 @@ void run_chunks(const char* label, std::int64_t n, const Chunk& chunk) {
                        [=](const std::int64_t c) { chunk(c * limit_chunk, std::min(n, (c + 1) * limit_chunk)); });
 }
 
-/// Registers a vector of the oscillator holds: x, v, t, dt w w, its mask (and its end time).
+/// Vectors of the oscillator in flight: each holds x, v, t, dt w w (and its end time) in registers.
 inline constexpr int oscillator_limit_vectors = limit_registers / 5;
 
 /// The oscillator batch: `ends` per sample, or empty for `t_end` for all.
@@ -167,15 +373,46 @@ inline void limit_oscillator(const Kokkos::View<double*, Kokkos::HostSpace>& x,
   run_chunks("baseline::limit_oscillator", static_cast<std::int64_t>(x.extent(0)),
              [=](std::int64_t begin, std::int64_t end) {
                if (per_sample) {
-                 OscillatorLanes<V, true> lanes{{},       {},       {},           {},          {}, x.data(),
-                                                v.data(), t.data(), omega.data(), ends.data(), dt, 0.0};
+                 const OscillatorLanes<true> lanes{x.data(), v.data(), t.data(), omega.data(), ends.data(), dt, 0.0};
                  run_lanes<V>(lanes, begin, end, max_steps);
                } else {
-                 OscillatorLanes<V, false> lanes{{},       {},       {},           {},      {}, x.data(),
-                                                 v.data(), t.data(), omega.data(), nullptr, dt, t_end};
+                 const OscillatorLanes<false> lanes{x.data(), v.data(), t.data(), omega.data(), nullptr, dt, t_end};
                  run_lanes<V>(lanes, begin, end, max_steps);
                }
              });
+}
+
+/// The plain loop on a uniform batch (every sample ending at `t_end`), one block of
+/// oscillator_limit_vectors x W samples per work item.
+inline void plain_oscillator(const Kokkos::View<double*, Kokkos::HostSpace>& x,
+                             const Kokkos::View<double*, Kokkos::HostSpace>& v,
+                             const Kokkos::View<double*, Kokkos::HostSpace>& t,
+                             const Kokkos::View<const double*, Kokkos::HostSpace>& omega, double t_end, double dt,
+                             std::int64_t max_steps) {
+  constexpr int V = oscillator_limit_vectors;
+  constexpr std::int64_t block = V * limit_width;
+  const auto n = static_cast<std::int64_t>(x.extent(0));
+  Kokkos::parallel_for("baseline::plain_oscillator",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                                           Kokkos::IndexType<std::int64_t>>(0, (n + block - 1) / block),
+                       [=](const std::int64_t b) {
+                         plain_oscillator_block<V>(x.data(), v.data(), t.data(), omega.data(), b * block, n, t_end, dt,
+                                                   max_steps);
+                       });
+}
+
+/// Vectors of Boris lanes in flight: 13 values a vector, with its step's temporaries.
+inline constexpr int boris_limit_vectors = limit_registers / 16;
+
+/// The Boris batch (state x, y, z, vx, vy, vz, t; inputs Omega), every sample ending at `t_end`.
+inline void limit_boris(const std::array<Kokkos::View<double*, Kokkos::HostSpace>, 7>& s,
+                        const std::array<Kokkos::View<double*, Kokkos::HostSpace>, 3>& omega, double dt, double t_end,
+                        std::int64_t max_steps) {
+  constexpr int V = boris_limit_vectors;
+  const BorisLanes lanes{s[0].data(), s[1].data(),     s[2].data(),     s[3].data(),     s[4].data(), s[5].data(),
+                         s[6].data(), omega[0].data(), omega[1].data(), omega[2].data(), dt,          t_end};
+  run_chunks("baseline::limit_boris", static_cast<std::int64_t>(s[0].extent(0)),
+             [=](std::int64_t begin, std::int64_t end) { run_lanes<V>(lanes, begin, end, max_steps); });
 }
 
 /// RK4's stages are one long dependency chain: 3 vectors in flight ran fastest on SSE2 and
@@ -193,8 +430,7 @@ inline void limit_lorenz(const Kokkos::View<double*, Kokkos::HostSpace>& x,
   constexpr int V = lorenz_limit_vectors;
   run_chunks("baseline::limit_lorenz", static_cast<std::int64_t>(x.extent(0)),
              [=](std::int64_t begin, std::int64_t end) {
-               LorenzLanes<V> lanes{{},       {},       {},         {},    {},   x.data(), y.data(),
-                                    z.data(), t.data(), rho.data(), sigma, beta, dt,       t_end};
+               const LorenzLanes lanes{x.data(), y.data(), z.data(), t.data(), rho.data(), sigma, beta, dt, t_end};
                run_lanes<V>(lanes, begin, end, max_steps);
              });
 }

@@ -1,8 +1,8 @@
 // The kernels library on the host's default execution space: sample-steps per second for each
 // model, with the device-style auto rule (one sample per work item) and the host tile; for Lorenz
-// also A, naive Kokkos, B, the limit (hand code for this ISA), and C, each sample run to completion
-// in one parallel_for (the loop a user writes first), with the tile's ratios printed.
-// `--check-only`: Lorenz's arms compared bit for bit, no timing.
+// and the Boris pusher also A, naive Kokkos, B, the limit (hand code for this ISA), and C, each
+// sample run to completion in one parallel_for (the loop a user writes first), with the tile's
+// ratios printed. `--check-only`: their arms compared (to rounding, or bit for bit), no timing.
 //
 //   eagle-bench-kernels --benchmark_repetitions=3 --benchmark_out=kernels.json
 
@@ -12,6 +12,7 @@
 #include "bench_context.hpp"
 
 #include <eagle/eagle.hpp>
+#include <eagle/kernels/boris.hpp>
 #include <eagle/kernels/dopri5_oscillator.hpp>
 #include <eagle/kernels/duffing.hpp>
 #include <eagle/kernels/first_passage.hpp>
@@ -93,48 +94,72 @@ void register_model(const std::string& name, const Model& model, const Batch<Mod
   }
 }
 
-/// Lorenz's baselines, run on a batch's planes.
-void run_lorenz_baseline(const std::string& arm, const Batch<eagle::kernels::Lorenz>& b) {
-  const eagle::kernels::Lorenz m;
+/// B, the limit, on a batch's planes: hand lanes for each model that has them.
+void run_limit(const eagle::kernels::Lorenz& m, const Batch<eagle::kernels::Lorenz>& b) {
+  eagle::perf::limit_lorenz(b.state[0], b.state[1], b.state[2], b.state[3], b.in[0], m.system.sigma, m.system.beta,
+                            m.dt, m.t_end, 100000000);
+}
+void run_limit(const eagle::kernels::Boris& m, const Batch<eagle::kernels::Boris>& b) {
+  eagle::perf::limit_boris(b.state, b.in, m.dt, m.t_end, 100000000);
+}
+
+/// A model's baselines, run on a batch's planes: A, B or C.
+template <class Model>
+void run_baseline(const std::string& arm, const Batch<Model>& b) {
+  const Model m;
   if (arm == "A_naive_kokkos") {
     eagle::perf::naive_model(Space(), m, b.state, b.in, Kokkos::View<bool*, Kokkos::HostSpace>("done", b.n), 100000000);
   } else if (arm == "C_run_to_completion") {
     eagle::perf::run_to_completion(Space(), m, b.state, b.in, 100000000);
   } else {
-    eagle::perf::limit_lorenz(b.state[0], b.state[1], b.state[2], b.state[3], b.in[0], m.system.sigma, m.system.beta,
-                              m.dt, m.t_end, 100000000);
+    run_limit(m, b);
   }
 }
 
-void bench_lorenz_baseline(benchmark::State& st, std::string arm, Batch<eagle::kernels::Lorenz> batch) {
+template <class Model>
+void bench_baseline(benchmark::State& st, std::string arm, Batch<Model> batch) {
   for (auto _ : st) {
     st.PauseTiming();
     batch.reset();
     st.ResumeTiming();
-    run_lorenz_baseline(arm, batch);
+    run_baseline(arm, batch);
   }
 }
 
-/// Every Lorenz arm against the per-sample nest.
-bool lorenz_arms_agree(Batch<eagle::kernels::Lorenz> reference, bool to_rounding) {
-  Batch<eagle::kernels::Lorenz> b = reference;
+const char* const baseline_arms[] = {"A_naive_kokkos", "B_limit", "C_run_to_completion"};
+
+/// Every arm of a model with baselines against the per-sample nest.
+template <class Model>
+bool arms_agree(const std::string& name, Batch<Model> reference, bool to_rounding) {
+  Batch<Model> b = reference;
   for (auto& plane : b.state) plane = Plane("state", b.n);
   reference.reset();
-  reference.run(eagle::deploy(eagle::kernels::Lorenz{}, eagle::Steps::automatic(), eagle::LoopNest::per_sample));
+  reference.run(eagle::deploy(Model{}, eagle::Steps::automatic(), eagle::LoopNest::per_sample));
   bool ok = true;
   for (const std::string arm : {"tile", "A_naive_kokkos", "B_limit", "C_run_to_completion"}) {
     b.reset();
     if (arm == "tile")
-      b.run(eagle::deploy(eagle::kernels::Lorenz{}, eagle::Steps::automatic()));
+      b.run(eagle::deploy(Model{}, eagle::Steps::automatic()));
     else
-      run_lorenz_baseline(arm, b);
+      run_baseline(arm, b);
     eagle::perf::Agreement agreement;
     for (std::size_t f = 0; f < b.state.size(); ++f) {
       for (std::int64_t i = 0; i < b.n; ++i) agreement.compare(b.state[f](i), reference.state[f](i));
     }
-    ok = agreement.check("eagle-bench-kernels", "lorenz " + arm + " vs the per-sample nest", to_rounding) && ok;
+    ok = agreement.check("eagle-bench-kernels", name + " " + arm + " vs the per-sample nest", to_rounding) && ok;
   }
   return ok;
+}
+
+/// The tile's row and the baselines' rows of a model.
+template <class Model>
+void register_with_baselines(const std::string& name, const Batch<Model>& batch) {
+  register_model(name, Model{}, batch);
+  for (const std::string arm : baseline_arms) {
+    benchmark::RegisterBenchmark((name + "/" + arm).c_str(), bench_baseline<Model>, arm, batch)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
 }
 
 }  // namespace
@@ -148,22 +173,30 @@ int main(int argc, char* argv[]) {
   const auto lorenz_batch = [&](std::int64_t n) {
     return Batch<Lorenz>(n, {one, one, one, zero}, {[=](std::int64_t i) { return spread(i, n, 0.0, 30.0); }});
   };
+  // Omega from 1 to 80 in size, turning through every direction over the samples.
+  const auto boris_batch = [&](std::int64_t n) {
+    const auto size = [=](std::int64_t i) { return spread(i, n, 1.0, 80.0); };
+    const auto a = [](std::int64_t i) { return 0.7 * static_cast<double>(i); };
+    const auto b = [](std::int64_t i) { return 0.3 * static_cast<double>(i); };
+    return Batch<Boris>(n,
+                        {zero, [](std::int64_t) { return 0.5; }, zero, one, [](std::int64_t) { return -0.5; },
+                         [](std::int64_t) { return 2.0; }, zero},
+                        {[=](std::int64_t i) { return size(i) * std::sin(b(i)) * std::cos(a(i)); },
+                         [=](std::int64_t i) { return size(i) * std::sin(b(i)) * std::sin(a(i)); },
+                         [=](std::int64_t i) { return size(i) * std::cos(b(i)); }});
+  };
   bool to_rounding = true;
   const bool only_check = eagle::perf::check_only(argc, argv, to_rounding);
-  if (!lorenz_arms_agree(lorenz_batch(4099), to_rounding)) return 1;
+  const bool agree = arms_agree("lorenz", lorenz_batch(4099), to_rounding);
+  if (!(arms_agree("boris", boris_batch(4099), to_rounding) && agree)) return 1;
   if (only_check) {
-    std::printf("eagle-bench-kernels: every Lorenz arm agrees with the per-sample nest %s (%s)\n",
+    std::printf("eagle-bench-kernels: every Lorenz and Boris arm agrees with the per-sample nest %s (%s)\n",
                 to_rounding ? "to rounding" : "bit for bit", eagle::native_isa().c_str());
     return 0;
   }
   eagle::perf::add_context();
-  const std::int64_t n_lorenz = 100000;
-  register_model("lorenz_rk4", Lorenz{}, lorenz_batch(n_lorenz));
-  for (const std::string arm : {"A_naive_kokkos", "B_limit", "C_run_to_completion"}) {
-    benchmark::RegisterBenchmark(("lorenz_rk4/" + arm).c_str(), bench_lorenz_baseline, arm, lorenz_batch(n_lorenz))
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime();
-  }
+  register_with_baselines("lorenz_rk4", lorenz_batch(100000));
+  register_with_baselines("boris", boris_batch(100000));
   const std::int64_t n_duffing = 20000;
   register_model("duffing_event", Duffing{},
                  Batch<Duffing>(n_duffing, {[](std::int64_t) { return 0.5; }, zero, zero},
@@ -187,8 +220,11 @@ int main(int argc, char* argv[]) {
                                       [](std::int64_t i) { return static_cast<double>(i); }}));
   eagle::perf::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratios("lorenz_rk4/tile",
-                        {"lorenz_rk4/B_limit", "lorenz_rk4/A_naive_kokkos", "lorenz_rk4/C_run_to_completion"});
+  for (const std::string model : {"lorenz_rk4", "boris"}) {
+    std::vector<std::string> others;
+    for (const std::string arm : baseline_arms) others.push_back(model + "/" + arm);
+    reporter.print_ratios(model + "/tile", others);
+  }
   benchmark::Shutdown();
   return 0;
 }

@@ -1,9 +1,12 @@
-// The oscillator (dt = 1e-3) on the host's default execution space, on two batches: uniform (every
-// sample 1000 steps) and spread-1000 (each sample its own length, 1 to 1000 steps, log-uniform).
-// Arms: A, naive Kokkos (a parallel_for and a parallel_reduce per step); B, the limit (hand code for
-// this ISA, perf/baselines/hand_limit.hpp); C, the loop a user writes first (each sample run to
-// completion in one parallel_for); eagle's per-sample nest at k=1, k=16 and auto; eagle's tile.
-// After the runs, the tile's and k=1's medians against the others, per batch and n.
+// The oscillator (dt = 1e-3) on the host's default execution space, on three batches: uniform
+// (every sample 1000 steps), spread-100 and spread-1000 (each sample its own length, log-uniform
+// over 10 to 1000 and 1 to 1000 steps). Arms: A, naive Kokkos (a parallel_for and a parallel_reduce
+// per step); B, the limit (hand code for this ISA, perf/baselines/hand_limit.hpp); plain, the
+// run-to-completion block loop of hand vectors (uniform batches only: the guard on B); C, the loop
+// a user writes first (each sample run to completion in one parallel_for); eagle's per-sample nest
+// at k=1, k=16 and auto; eagle's tile. After the runs, the tile's and k=1's medians against the
+// others, per batch and n, and a warning wherever plain beats B by more than 3 % (B is then not
+// the limit).
 //
 //   eagle-bench-oscillator --benchmark_repetitions=5 --benchmark_out=oscillator.json
 
@@ -32,6 +35,7 @@ using Space = Kokkos::DefaultHostExecutionSpace;
 using Plane = Kokkos::View<double*, Kokkos::HostSpace>;
 constexpr double dt = 1e-3;
 constexpr std::int64_t max_steps = 10000;
+constexpr std::int64_t ns[] = {100000, 1000000};  ///< the batch sizes of every batch's rows
 
 /// The seed's batch, rebuilt before every timed run; `spread`: the end times' spread.
 struct Batch {
@@ -58,11 +62,15 @@ struct Batch {
   Kokkos::View<bool*, Kokkos::HostSpace> done;
 };
 
-enum class Arm { naive, limit, run_to_completion, k1, k16, auto_per_sample, tile };
-const std::map<Arm, const char*> arm_names = {
-    {Arm::naive, "A_naive_kokkos"}, {Arm::limit, "B_limit"}, {Arm::run_to_completion, "C_run_to_completion"},
-    {Arm::k1, "eagle_k1"},          {Arm::k16, "eagle_k16"}, {Arm::auto_per_sample, "eagle_auto"},
-    {Arm::tile, "eagle_tile"}};
+enum class Arm { naive, limit, plain, run_to_completion, k1, k16, auto_per_sample, tile };
+const std::map<Arm, const char*> arm_names = {{Arm::naive, "A_naive_kokkos"},
+                                              {Arm::limit, "B_limit"},
+                                              {Arm::plain, "plain"},
+                                              {Arm::run_to_completion, "C_run_to_completion"},
+                                              {Arm::k1, "eagle_k1"},
+                                              {Arm::k16, "eagle_k16"},
+                                              {Arm::auto_per_sample, "eagle_auto"},
+                                              {Arm::tile, "eagle_tile"}};
 
 template <class Model, class Inputs>
 eagle::Report run_eagle(Arm arm, const Model& model, const Inputs& inputs, Batch& b) {
@@ -105,6 +113,9 @@ eagle::Report run_arm(Arm arm, Batch& b) {
         eagle::perf::run_to_completion(Space(), model, std::array<Plane, 3>{b.x, b.v, b.t},
                                        std::array<Plane, sizeof...(in)>{in...}, max_steps);
       });
+      break;
+    case Arm::plain:
+      eagle::perf::plain_oscillator(b.x, b.v, b.t, b.omega, 1.0, dt, max_steps);
       break;
     case Arm::limit:
       eagle::perf::limit_oscillator(b.x, b.v, b.t, b.omega, 1.0, b.uniform() ? Plane() : b.ends, dt, max_steps);
@@ -149,13 +160,37 @@ void bench_tile_k(benchmark::State& st) {
   st.counters["launches"] = static_cast<double>(report.launches);
 }
 
+const eagle::kernels::Spread spreads[] = {eagle::kernels::Spread::uniform, eagle::kernels::Spread::x100,
+                                          eagle::kernels::Spread::x1000};
+
+/// Whether `arm` runs on batches of `spread`: the plain loop has no refill, for uniform ones only.
+bool runs_on(Arm arm, eagle::kernels::Spread spread) {
+  return arm != Arm::plain || spread == eagle::kernels::Spread::uniform;
+}
+
+/// Says so wherever the plain loop beats B by more than 3 %: then B is not the limit.
+void check_limit(const eagle::perf::RatioReporter& reporter) {
+  for (std::int64_t n : ns) {
+    const std::string arg = std::to_string(n);
+    const double plain = reporter.median("uniform/plain", arg), limit = reporter.median("uniform/B_limit", arg);
+    if (plain <= 0.0 || limit <= 0.0) continue;
+    if (plain * 1.03 < limit)
+      std::printf("\neagle-bench-oscillator: B IS NOT THE LIMIT at uniform/%s: plain %.2f ms, B %.2f ms (%.2fx)\n",
+                  arg.c_str(), plain, limit, limit / plain);
+    else
+      std::printf("\nuniform/%s: B %.2f ms, plain %.2f ms: plain / B = %.2f (B holds the limit)\n", arg.c_str(), limit,
+                  plain, plain / limit);
+  }
+}
+
 /// All arms must compute the same numbers: each once on small batches against eagle_k1.
 bool arms_agree(bool to_rounding) {
   bool ok = true;
-  for (auto spread : {eagle::kernels::Spread::uniform, eagle::kernels::Spread::x1000}) {
+  for (auto spread : spreads) {
     Batch reference(4099, spread);
     run_arm(Arm::k1, reference);
     for (const auto& [arm, name] : arm_names) {
+      if (!runs_on(arm, spread)) continue;
       Batch b(4099, spread);
       run_arm(arm, b);
       eagle::perf::Agreement agreement;
@@ -184,9 +219,10 @@ int main(int argc, char* argv[]) {
     return 0;
   }
   eagle::perf::add_context();
-  for (auto spread : {eagle::kernels::Spread::uniform, eagle::kernels::Spread::x1000}) {
-    for (std::int64_t n : {100000, 1000000}) {
+  for (auto spread : spreads) {
+    for (std::int64_t n : ns) {
       for (const auto& [arm, name] : arm_names) {
+        if (!runs_on(arm, spread)) continue;
         benchmark::RegisterBenchmark((std::string(eagle::kernels::describe(spread)) + "/" + name).c_str(), bench, arm,
                                      spread)
             ->Arg(n)
@@ -202,13 +238,14 @@ int main(int argc, char* argv[]) {
       ->UseRealTime();
   eagle::perf::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  for (const char* batch : {"uniform/", "spread-1000/"}) {
-    const std::string b = batch;
-    reporter.print_ratios(b + "eagle_tile",
-                          {b + "B_limit", b + "A_naive_kokkos", b + "C_run_to_completion", b + "eagle_auto"});
+  for (auto spread : spreads) {
+    const std::string b = std::string(eagle::kernels::describe(spread)) + "/";
+    reporter.print_ratios(b + "eagle_tile", {b + "B_limit", b + "plain", b + "A_naive_kokkos",
+                                             b + "C_run_to_completion", b + "eagle_auto"});
     reporter.print_ratios(b + "eagle_auto", {b + "C_run_to_completion"});
     reporter.print_ratios(b + "eagle_k1", {b + "A_naive_kokkos"});
   }
+  check_limit(reporter);
   benchmark::Shutdown();
   return 0;
 }

@@ -6,6 +6,7 @@
 #include "eagle_test_space.hpp"
 
 #include <eagle/eagle.hpp>
+#include <eagle/kernels/boris.hpp>
 #include <eagle/kernels/counter_rng.hpp>
 #include <eagle/kernels/dopri5_oscillator.hpp>
 #include <eagle/kernels/duffing.hpp>
@@ -83,6 +84,49 @@ TEST_P(Kernels, LorenzMatchesAPlainRk4Loop) {
     EXPECT_EQ(after.state[0][i], x) << "rho " << rho[i];
     EXPECT_EQ(after.state[1][i], y);
     EXPECT_EQ(after.state[2][i], z);
+  }
+}
+
+// --- Boris: the serial loop bit for bit, and the discrete map's closed form -----------------
+
+TEST_P(Kernels, BorisTurnsTheVelocityAsItsClosedFormSays) {
+  kernels::Boris model;
+  model.t_end = 0.5;  // 500 steps of 1e-3
+  const std::size_t n = 40;
+  std::vector<double> ox(n), oy(n), oz(n);
+  for (std::size_t i = 0; i < n; ++i) {  // |Omega| from 1 to 80, pointing every way
+    const double size = 1.0 + 79.0 * static_cast<double>(i) / static_cast<double>(n - 1), a = 0.7 * i, b = 0.3 * i;
+    ox[i] = size * std::sin(b) * std::cos(a), oy[i] = size * std::sin(b) * std::sin(a), oz[i] = size * std::cos(b);
+  }
+  const std::vector<double> zero(n, 0.0);
+  const HostBatch start{{zero, std::vector<double>(n, 0.5), zero, std::vector<double>(n, 1.0),
+                         std::vector<double>(n, -0.5), std::vector<double>(n, 2.0), zero},
+                        {ox, oy, oz},
+                        std::vector<bool>(n, false)};
+  const auto [report, after] = run_against_reference(model, start, GetParam(), 100000);
+  EXPECT_EQ(report.finished, static_cast<std::int64_t>(n));
+  // Each step turns v about Omega by -2 atan(|Omega| dt / 2) (v' = v x Omega turns it clockwise
+  // about Omega), Rodrigues' formula; x gains dt times each new v.
+  for (std::size_t i = 0; i < n; ++i) {
+    const double size = std::sqrt(ox[i] * ox[i] + oy[i] * oy[i] + oz[i] * oz[i]);
+    const double nx = ox[i] / size, ny = oy[i] / size, nz = oz[i] / size;
+    const double turn = -2.0 * std::atan(size * model.dt / 2);
+    std::array<double, 3> pos{0.0, 0.5, 0.0};
+    const std::array<double, 3> v0{1.0, -0.5, 2.0};
+    const double along = nx * v0[0] + ny * v0[1] + nz * v0[2];
+    const std::array<double, 3> cross{ny * v0[2] - nz * v0[1], nz * v0[0] - nx * v0[2], nx * v0[1] - ny * v0[0]};
+    const std::array<double, 3> axis{nx, ny, nz};
+    std::array<double, 3> v{};
+    for (int k = 1; k <= 500; ++k) {
+      const double c = std::cos(k * turn), s = std::sin(k * turn);
+      for (int d = 0; d < 3; ++d) v[d] = v0[d] * c + cross[d] * s + axis[d] * along * (1.0 - c);
+      for (int d = 0; d < 3; ++d) pos[d] += model.dt * v[d];
+    }
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_NEAR(after.state[kernels::Boris::x + d][i], pos[d], 1e-11) << "position " << d << ", sample " << i;
+      EXPECT_NEAR(after.state[kernels::Boris::vx + d][i], v[d], 1e-11) << "velocity " << d << ", sample " << i;
+    }
+    EXPECT_NEAR(after.state[kernels::Boris::t][i], 0.5, 1e-12);
   }
 }
 
