@@ -151,6 +151,25 @@ struct Pack {
   Pack& operator*=(Pack b) { return *this = *this * b; }
   Pack& operator/=(Pack b) { return *this = *this / b; }
 
+#if defined(__AVX512F__)
+  // Compares into AVX-512's mask registers; the predicates are C's (ordered, except != : a NaN is
+  // unequal to everything).
+  friend PackMask<T> operator<(Pack a, Pack b) { return compare<_CMP_LT_OQ>(a, b); }
+  friend PackMask<T> operator<=(Pack a, Pack b) { return compare<_CMP_LE_OQ>(a, b); }
+  friend PackMask<T> operator>(Pack a, Pack b) { return compare<_CMP_LT_OQ>(b, a); }
+  friend PackMask<T> operator>=(Pack a, Pack b) { return compare<_CMP_LE_OQ>(b, a); }
+  friend PackMask<T> operator==(Pack a, Pack b) { return compare<_CMP_EQ_OQ>(a, b); }
+  friend PackMask<T> operator!=(Pack a, Pack b) { return compare<_CMP_NEQ_UQ>(a, b); }
+
+ private:
+  template <int predicate>
+  static PackMask<T> compare(Pack a, Pack b) {
+    if constexpr (sizeof(T) == 8)
+      return PackMask<T>(_mm512_cmp_pd_mask(reinterpret_cast<__m512d>(a.v), reinterpret_cast<__m512d>(b.v), predicate));
+    else
+      return PackMask<T>(_mm512_cmp_ps_mask(reinterpret_cast<__m512>(a.v), reinterpret_cast<__m512>(b.v), predicate));
+  }
+#else
   friend PackMask<T> operator<(Pack a, Pack b) { return PackMask<T>(a.v < b.v); }
   friend PackMask<T> operator<=(Pack a, Pack b) { return PackMask<T>(a.v <= b.v); }
   // > and >= as swapped < and <=: SSE2 has only the latter, and GCC 12 scalarises the former.
@@ -158,12 +177,41 @@ struct Pack {
   friend PackMask<T> operator>=(Pack a, Pack b) { return PackMask<T>(b.v <= a.v); }
   friend PackMask<T> operator==(Pack a, Pack b) { return PackMask<T>(a.v == b.v); }
   friend PackMask<T> operator!=(Pack a, Pack b) { return PackMask<T>(a.v != b.v); }
+#endif
 };
 
+#if defined(__AVX512F__)
+/// Per-lane booleans of a Pack<T>: the bits of an AVX-512 mask register (lane i: bit i). A mask
+/// held across steps stays in a k register; as a vector of all-ones lanes it took a vector
+/// register a pack and a conversion each way every step (the tile ran 1.4x behind hand code).
+template <class T>
+struct PackMask {
+  using vector_type = typename NativeVector<T>::mask;  ///< a lane's integer, as wide as T
+  using bits_type = std::conditional_t<sizeof(T) == 8, __mmask8, __mmask16>;
+  static constexpr bits_type every = static_cast<bits_type>((1U << Pack<T>::width) - 1);
+  bits_type k;
+
+  PackMask() = default;
+  explicit PackMask(bits_type bits) : k(bits) {}
+  PackMask(bool b) : k(b ? every : bits_type(0)) {}  // NOLINT
+
+  friend PackMask operator&(PackMask a, PackMask b) { return PackMask(static_cast<bits_type>(a.k & b.k)); }
+  friend PackMask operator|(PackMask a, PackMask b) { return PackMask(static_cast<bits_type>(a.k | b.k)); }
+  PackMask operator!() const { return PackMask(static_cast<bits_type>(~k & every)); }
+  friend PackMask operator^(PackMask a, PackMask b) { return PackMask(static_cast<bits_type>(a.k ^ b.k)); }
+  /// The lanes as integers, all bits set for true.
+  vector_type lanes() const {
+    if constexpr (sizeof(T) == 8)
+      return reinterpret_cast<vector_type>(_mm512_maskz_set1_epi64(k, -1));
+    else
+      return reinterpret_cast<vector_type>(_mm512_maskz_set1_epi32(k, -1));
+  }
+};
+#else
 /// Per-lane booleans of a Pack<T>: all bits set for true.
 template <class T>
 struct PackMask {
-  using vector_type = typename NativeVector<T>::mask;
+  using vector_type = typename NativeVector<T>::mask;  ///< a lane's integer, as wide as T
   vector_type m;
 
   PackMask() = default;
@@ -174,15 +222,18 @@ struct PackMask {
   friend PackMask operator|(PackMask a, PackMask b) { return PackMask(a.m | b.m); }
   PackMask operator!() const { return PackMask(~m); }
   friend PackMask operator^(PackMask a, PackMask b) { return PackMask(a.m ^ b.m); }
+  /// The lanes as integers, all bits set for true.
+  vector_type lanes() const { return m; }
 };
+#endif
 
 /// Per-lane counts of how often a mask was true: one integer subtraction per count (a true lane
 /// is all ones, -1), no select.
 template <class T>
 struct PackCount {
   typename NativeVector<T>::mask c;  // zeroed where its holder is value-initialised
-  void add(PackMask<T> mask) { c -= mask.m; }
-  void add(PackMask<T> mask, std::int64_t n) { c += mask.m & static_cast<mask_int_t<T>>(n); }
+  void add(PackMask<T> mask) { c -= mask.lanes(); }
+  void add(PackMask<T> mask, std::int64_t n) { c += mask.lanes() & static_cast<mask_int_t<T>>(n); }
   std::int64_t operator[](int lane) const { return static_cast<std::int64_t>(c[lane]); }
 };
 
@@ -200,7 +251,15 @@ struct PackStatus {
 /// the select is bitwise on the lanes' bits, which a mask lane (all ones or all zeros) allows.
 template <class T>
 Pack<T> select(PackMask<T> mask, Pack<T> a, Pack<T> b) {
-#if defined(__AVX2__) || defined(__AVX512F__) || (defined(__SSE4_1__) && !defined(__AVX__))
+#if defined(__AVX512F__)
+  using Vector = typename NativeVector<T>::type;
+  if constexpr (sizeof(T) == 8)
+    return Pack<T>(reinterpret_cast<Vector>(
+        _mm512_mask_blend_pd(mask.k, reinterpret_cast<__m512d>(b.v), reinterpret_cast<__m512d>(a.v))));
+  else
+    return Pack<T>(reinterpret_cast<Vector>(
+        _mm512_mask_blend_ps(mask.k, reinterpret_cast<__m512>(b.v), reinterpret_cast<__m512>(a.v))));
+#elif defined(__AVX2__) || (defined(__SSE4_1__) && !defined(__AVX__))
   return Pack<T>(mask.m ? a.v : b.v);
 #else
   using Bits = typename NativeVector<T>::mask;
@@ -216,8 +275,8 @@ template <class T>
 unsigned bits(PackMask<T> mask) {
   constexpr bool wide = sizeof(T) == 8;
 #if defined(__AVX512F__)
-  const auto m = (__m512i)mask.m;
-  return wide ? _mm512_test_epi64_mask(m, m) : _mm512_test_epi32_mask(m, m);
+  static_cast<void>(wide);
+  return mask.k;
 #elif defined(__AVX__)
   return wide ? _mm256_movemask_pd((__m256d)mask.m) : _mm256_movemask_ps((__m256)mask.m);
 #elif defined(__SSE2__)
@@ -231,10 +290,14 @@ unsigned bits(PackMask<T> mask) {
 
 template <class T>
 PackMask<T> mask_from_bits(unsigned b) {
+#if defined(__AVX512F__)
+  return PackMask<T>(static_cast<typename PackMask<T>::bits_type>(b & PackMask<T>::every));
+#else
   using Bits = typename NativeVector<T>::mask;
   Bits lane_bit;  // 1, 2, 4, ...: a constant
   for (int lane = 0; lane < Pack<T>::width; ++lane) lane_bit[lane] = mask_int_t<T>(1) << lane;
   return PackMask<T>(((Bits{} + static_cast<mask_int_t<T>>(b)) & lane_bit) != 0);
+#endif
 }
 
 /// Whether any lane's mask is true.

@@ -41,7 +41,8 @@ KOKKOS_INLINE_FUNCTION StepStatus step_result(bool done, bool failed, std::uint8
 #if defined(EAGLE_HAS_LANE_PACKS)
 template <class T>
 PackStatus<T> step_result(PackMask<T> done, PackMask<T> failed, std::uint8_t reason) {
-  const auto code = (failed.m & mask_int_t<T>(reason)) | (done.m & ~failed.m & mask_int_t<T>(status::finished));
+  const auto code =
+      (failed.lanes() & mask_int_t<T>(reason)) | (done.lanes() & ~failed.lanes() & mask_int_t<T>(status::finished));
   return {!(done | failed), code};
 }
 #endif

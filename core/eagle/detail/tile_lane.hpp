@@ -47,7 +47,7 @@ struct TileLane<Model, true> {
   static T get(const type& x, int w) { return x[w]; }
   static std::int64_t get_count(const count& c, int w) { return c[w]; }
   static codes keep_codes(const mask& alive, const codes& now, const codes& before) {
-    return (alive.m & now) | (~alive.m & before);
+    return (alive.lanes() & now) | (~alive.lanes() & before);
   }
   static void set_code(codes& c, int w, std::uint8_t code) { c[w] = code; }
   static std::uint8_t get_code(const codes& c, int w) { return static_cast<std::uint8_t>(c[w]); }
