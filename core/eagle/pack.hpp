@@ -186,10 +186,10 @@ struct Pack {
 /// register a pack and a conversion each way every step (the tile ran 1.4x behind hand code).
 template <class T>
 struct PackMask {
-  using vector_type = typename NativeVector<T>::mask;  ///< a lane's integer, as wide as T
-  using bits_type = std::conditional_t<sizeof(T) == 8, __mmask8, __mmask16>;
-  static constexpr bits_type every = static_cast<bits_type>((1U << Pack<T>::width) - 1);
-  bits_type k;
+  using vector_type = typename NativeVector<T>::mask;                         ///< a lane's integer, as wide as T
+  using bits_type = std::conditional_t<sizeof(T) == 8, __mmask8, __mmask16>;  ///< a k register's bits
+  static constexpr bits_type every = static_cast<bits_type>((1U << Pack<T>::width) - 1);  ///< every lane
+  bits_type k;                                                                            ///< lane i: bit i
 
   PackMask() = default;
   explicit PackMask(bits_type bits) : k(bits) {}
