@@ -64,6 +64,8 @@ struct TiledSteps {
   static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
   static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   static constexpr int uncounted_after = 4;
+  static constexpr int long_stretch =
+      2 * uncounted_after;  // quiet bursts after which a stop starts the next lanes calm
   static constexpr unsigned all_lanes = (1U << W) - 1;
 
   Model model;
@@ -108,7 +110,7 @@ struct TiledSteps {
     std::int64_t stop[interleave][W] = {};    // the clock at which the lane's step budget ends
     std::int64_t soonest[interleave];         // at most the earliest stop of the pack's stepping lanes
     std::int64_t clock = 0;
-    int calm = 0;  // bursts in a row in which no lane stopped
+    int calm = 0;  // bursts in a row in which no lane stopped, up to long_stretch
   };
 
   void operator()(const std::int64_t tile, std::int64_t& active) const {
@@ -148,8 +150,10 @@ struct TiledSteps {
     (f(std::integral_constant<int, is>{}), ...);
   }
 
-  /// One masked step of pack p; `counting`: each lane's steps too.
-  template <int p, bool counting>
+  /// One step of pack p, masked: lanes that stopped keep their state; `counting`: each lane's
+  /// steps too. Unmasked (`masked` false, only where every lane stepped when the segment began and
+  /// the segment is discarded if one stops), every lane steps and only the mask is kept.
+  template <int p, bool counting, bool masked = true>
   EAGLE_HOST_FORCEINLINE static void step_pack(Packs& b, const Model& m) {
     // A step that knows its sample may write outside its state (a saved trajectory): a lane that
     // has stopped takes no step at all, rather than a step whose state is discarded.
@@ -157,11 +161,13 @@ struct TiledSteps {
       if (!b.alive[p]) return;
     }
     P before[NS];
-    for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
+    if constexpr (masked) for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
     std::int64_t sample = 0, step = 0;  // read only by a step body that takes its context
     if constexpr (takes_context<Model>) sample = b.sample[p], step = b.step_base[p] + b.ran[p];
     const auto result = take_step(m, b.s[p], static_cast<const Values<P, NI>&>(b.in[p]), sample, step);
-    for_each_index<NS>([&](auto f) { b.s[p][f.value] = select(b.alive[p], b.s[p][f.value], before[f.value]); });
+    if constexpr (masked) {
+      for_each_index<NS>([&](auto f) { b.s[p][f.value] = select(b.alive[p], b.s[p][f.value], before[f.value]); });
+    }
     if constexpr (counting) Lane::add(b.ran[p], b.alive[p]);
     if constexpr (W == 1) {
       const std::uint8_t now = outcome(result);
@@ -190,10 +196,10 @@ struct TiledSteps {
   EAGLE_HOST_FORCEINLINE static void store_state(const Packs& b, Group& g) {
     for_each_index<NS>([&](auto f) { g.s[p][f.value] = b.s[p][f.value]; });
   }
-  /// `steps` masked steps of every pack.
-  template <bool counting>
+  /// `steps` steps of every pack, masked or not.
+  template <bool counting, bool masked = true>
   EAGLE_HOST_FORCEINLINE static void advance(Packs& b, const Model& m, std::int64_t steps) {
-    const auto step = [&](auto p) EAGLE_HOST_LAMBDA_FORCEINLINE { step_pack<p, counting>(b, m); };
+    const auto step = [&](auto p) EAGLE_HOST_LAMBDA_FORCEINLINE { step_pack<p, counting, masked>(b, m); };
     if (steps == look_every) {  // a compile-time trip count
       for (int k = 0; k < look_every; ++k) for_each_index<interleave>(step);
     } else {
@@ -211,27 +217,45 @@ struct TiledSteps {
   /// instruction a pack a step, one in nine of the oscillator's: after uncounted_after bursts in a
   /// row in which no lane stopped, the group runs calm segments first, uncounted, and the first in
   /// which a lane stops runs again from the same values, counting (a rerun costs a segment: small
-  /// groups of spread samples stop often).
+  /// groups of spread samples stop often). Lanes refilled after a stop that ended a long quiet
+  /// stretch (long samples, stopping together) start calm at once.
   /// A step body that takes its context always counts: its step numbers come from the counts.
   static std::int64_t run_burst(Group& g, const Model& m, std::int64_t steps) {
     const bool uncounted = g.calm >= uncounted_after && !takes_context<Model>;
-    const std::int64_t calm = uncounted ? calm_segments(g, m, steps) : 0;
+    std::int64_t calm = 0;
+    if (uncounted) {
+      calm = every_lane_steps(g) ? calm_segments<false>(g, m, steps) : calm_segments<true>(g, m, steps);
+      g.calm = static_cast<int>(std::min<std::int64_t>(g.calm + calm / look_every, long_stretch));
+    }
     if (calm == steps) return steps;
     const std::int64_t counted = std::min<std::int64_t>(look_every, steps - calm);
-    g.calm = counted_burst(g, m, counted) ? 0 : g.calm + 1;
+    if (counted_burst(g, m, counted)) {
+      g.calm = g.calm >= long_stretch ? uncounted_after : 0;
+    } else {
+      g.calm = std::min(g.calm + 1, long_stretch);
+    }
     return calm + counted;
+  }
+  /// Whether every lane of the group steps: then no lane needs a mask until one stops.
+  static bool every_lane_steps(const Group& g) {
+    unsigned all = all_lanes;
+    for (int p = 0; p < interleave; ++p) all &= g.seen[p];
+    return all == all_lanes;
   }
   /// Uncounted segments of look_every steps (the last one shorter) while no lane stops; each is
   /// kept by storing the state, so the packs are loaded once for all (hand code keeps them in
   /// registers across looks). Returns the steps kept: the group holds the start of the segment
-  /// that saw a lane stop.
+  /// that saw a lane stop. Unmasked where every lane steps: a segment is kept only if no lane
+  /// stopped in it, so until then no lane's step needs undoing (the merge under the mask is 3 of
+  /// the oscillator's 8 instructions a pack-step).
+  template <bool masked>
   EAGLE_HOST_FLATTEN static std::int64_t calm_segments(Group& g, const Model& m, std::int64_t steps) {
     Packs b;
     for_each_index<interleave>([&](auto p) { load_pack<p>(g, b); });
     std::int64_t kept = 0;
     while (kept < steps) {
       const std::int64_t segment = std::min<std::int64_t>(look_every, steps - kept);
-      advance<false>(b, m, segment);
+      advance<false, masked>(b, m, segment);
       if (any_stopped(b, g)) break;
       for_each_index<interleave>([&](auto p) { store_state<p>(b, g); });
       kept += segment;
