@@ -39,6 +39,11 @@ inline constexpr int limit_registers = 16;
 using LimitVec = double __attribute__((vector_size(limit_width * sizeof(double))));
 using LimitMask = std::int64_t __attribute__((vector_size(limit_width * sizeof(double))));
 inline constexpr int limit_steps_between_looks = 32;
+#if defined(__AVX512F__)
+inline constexpr bool unmasked_bursts = false;
+#else
+inline constexpr bool unmasked_bursts = true;
+#endif
 /// Samples one work item advances, its lanes refilled from them.
 inline constexpr std::int64_t limit_chunk = 1024;
 
@@ -109,8 +114,8 @@ struct OscillatorLanes {
     if constexpr (PerSampleEnd) return a.t < a.e;
     return a.t < LimitVec{} + t_end;
   }
-  void step(Vec& a) const {
-    const LimitMask run = live(a);
+  /// One step of the lanes `run`; the others keep their state.
+  void step(Vec& a, LimitMask run) const {
     const LimitVec nx = a.x + dt * a.v;
     const LimitVec nv = a.v - a.c * a.x;
     a.x = blend(run, nx, a.x);
@@ -146,8 +151,8 @@ struct LorenzLanes {
     storeu(xs + i, a.x), storeu(ys + i, a.y), storeu(zs + i, a.z), storeu(ts + i, a.t);
   }
   LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
-  void step(Vec& a) const {
-    const LimitMask run = live(a);
+  /// One step of the lanes `run`; the others keep their state.
+  void step(Vec& a, LimitMask run) const {
     const LimitVec x0 = a.x, y0 = a.y, z0 = a.z, r = a.rho;
     const double h = dt, sixth = 1.0 / 6, third = 1.0 / 3;
     const LimitVec k1x = sigma * (y0 - x0), k1y = x0 * (r - z0) - y0, k1z = x0 * y0 - beta * z0;
@@ -204,8 +209,8 @@ struct BorisLanes {
     storeu(vxs + i, a.vx), storeu(vys + i, a.vy), storeu(vzs + i, a.vz);
   }
   LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
-  void step(Vec& a) const {
-    const LimitMask run = live(a);
+  /// One step of the lanes `run`; the others keep their state.
+  void step(Vec& a, LimitMask run) const {
     const LimitVec ux = a.vx, uy = a.vy, uz = a.vz;
     const LimitVec mx = ux + (uy * a.tz - uz * a.ty), my = uy + (uz * a.tx - ux * a.tz),
                    mz = uz + (ux * a.ty - uy * a.tx);
@@ -234,22 +239,29 @@ inline bool all_lanes(LimitMask m) { return !any_lane(~m); }
 /// f(integral_constant<int, j>) for j in [0, N): every vector named by a constant index, so each
 /// lives in registers of its own for the whole work item.
 template <int N, class F, int... js>
-void for_each_vector(F&& f, std::integer_sequence<int, js...>) {
+__attribute__((always_inline)) inline void for_each_vector(F&& f, std::integer_sequence<int, js...>) {
   (f(std::integral_constant<int, js>{}), ...);
 }
 template <int N, class F>
-void for_each_vector(F&& f) {
+__attribute__((always_inline)) inline void for_each_vector(F&& f) {
   for_each_vector<N>(f, std::make_integer_sequence<int, N>{});
 }
 
 /// Advances samples [begin, end) on `vectors` vectors of lanes: bursts of 32 steps (fewer where a
 /// lane's step budget ends sooner) while every lane runs, then finished or out-of-budget lanes
 /// written back and refilled; returns when every lane is empty. Each lane's mask comes from its own
-/// state (Lanes::live), so a lane whose sample finished idles, masked, until the next look.
+/// state (Lanes::live), so a lane whose sample finished idles, masked, until the next look. Without
+/// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there, a burst
+/// that starts with every lane running steps them unmasked, each lane's end still tested after
+/// every step, and if one ended, the burst runs again from its start, masked. (AVX-512 masks the
+/// arithmetic itself, for free.) Flattened: every call inlined, so the vectors never leave
+/// registers for a helper's frame.
 template <int vectors, class Lanes>
-void run_lanes(const Lanes& lanes, std::int64_t begin, std::int64_t end, std::int64_t max_steps) {
+__attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, std::int64_t end,
+                                        std::int64_t max_steps) {
   constexpr int W = limit_width;
   constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
+  const LimitMask every_lane = LimitMask{} == 0;
   typename Lanes::Vec vec[vectors];
   std::int64_t row[vectors][W], stop[vectors][W], soonest[vectors];  // stop: the clock its budget ends at
   std::int64_t clock = 0, next = begin;
@@ -265,17 +277,47 @@ void run_lanes(const Lanes& lanes, std::int64_t begin, std::int64_t end, std::in
     for (int l = 0; l < W; ++l) fill(j, l);
     soonest[j] = *std::min_element(stop[j], stop[j] + W);
   });
+  const auto every_lane_runs = [&] {
+    LimitMask every = every_lane;
+    for_each_vector<vectors>([&](auto j) { every &= lanes.live(vec[j]); });
+    return all_lanes(every);
+  };
+  const auto masked_burst = [&](std::int64_t burst) {
+    for (std::int64_t s = 0; s < burst; ++s) {
+      for_each_vector<vectors>([&](auto j) { lanes.step(vec[j], lanes.live(vec[j])); });
+    }
+  };
   for (;;) {
     const std::int64_t first_stop = *std::min_element(soonest, soonest + vectors);
     if (first_stop == never) break;
     // Bursts while every lane runs within its budget: one vector test a look.
     for (;;) {
       const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, first_stop - clock);
-      for (std::int64_t s = 0; s < burst; ++s) for_each_vector<vectors>([&](auto j) { lanes.step(vec[j]); });
+      if (!unmasked_bursts || !every_lane_runs()) {
+        masked_burst(burst);
+        clock += burst;
+        if (!(clock < first_stop && every_lane_runs())) break;
+        continue;
+      }
+      typename Lanes::Vec start[vectors];
+      for_each_vector<vectors>([&](auto j) { start[j] = vec[j]; });
+      LimitMask ran[vectors];
+      for_each_vector<vectors>([&](auto j) { ran[j] = every_lane; });
+      for (std::int64_t s = 0; s < burst; ++s) {
+        for_each_vector<vectors>([&](auto j) {
+          lanes.step(vec[j], every_lane);
+          ran[j] &= lanes.live(vec[j]);
+        });
+      }
+      LimitMask every = every_lane;
+      for_each_vector<vectors>([&](auto j) { every &= ran[j]; });
       clock += burst;
-      LimitMask every = lanes.live(vec[0]);
-      for_each_vector<vectors>([&](auto j) { every &= lanes.live(vec[j]); });
-      if (!(clock < first_stop && all_lanes(every))) break;
+      if (!all_lanes(every)) {
+        for_each_vector<vectors>([&](auto j) { vec[j] = start[j]; });
+        masked_burst(burst);
+        break;
+      }
+      if (clock >= first_stop) break;
     }
     for_each_vector<vectors>([&](auto j) {
       const LimitMask run = lanes.live(vec[j]);
