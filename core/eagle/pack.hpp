@@ -91,6 +91,12 @@ template <class T>
 struct PackCount;
 template <class T>
 struct PackStatus;
+template <class T>
+struct MaskedPack;
+#if defined(__AVX512F__)
+template <class T, int predicate>
+struct PackCompare;
+#endif
 /// A mask's lanes as bits (lane i: bit i), and the mask of given bits.
 template <class T>
 unsigned bits(PackMask<T> mask);
@@ -154,21 +160,12 @@ struct Pack {
 #if defined(__AVX512F__)
   // Compares into AVX-512's mask registers; the predicates are C's (ordered, except != : a NaN is
   // unequal to everything).
-  friend PackMask<T> operator<(Pack a, Pack b) { return compare<_CMP_LT_OQ>(a, b); }
-  friend PackMask<T> operator<=(Pack a, Pack b) { return compare<_CMP_LE_OQ>(a, b); }
-  friend PackMask<T> operator>(Pack a, Pack b) { return compare<_CMP_LT_OQ>(b, a); }
-  friend PackMask<T> operator>=(Pack a, Pack b) { return compare<_CMP_LE_OQ>(b, a); }
-  friend PackMask<T> operator==(Pack a, Pack b) { return compare<_CMP_EQ_OQ>(a, b); }
-  friend PackMask<T> operator!=(Pack a, Pack b) { return compare<_CMP_NEQ_UQ>(a, b); }
-
- private:
-  template <int predicate>
-  static PackMask<T> compare(Pack a, Pack b) {
-    if constexpr (sizeof(T) == 8)
-      return PackMask<T>(_mm512_cmp_pd_mask(reinterpret_cast<__m512d>(a.v), reinterpret_cast<__m512d>(b.v), predicate));
-    else
-      return PackMask<T>(_mm512_cmp_ps_mask(reinterpret_cast<__m512>(a.v), reinterpret_cast<__m512>(b.v), predicate));
-  }
+  friend PackCompare<T, _CMP_LT_OQ> operator<(Pack a, Pack b) { return {a, b}; }
+  friend PackCompare<T, _CMP_LE_OQ> operator<=(Pack a, Pack b) { return {a, b}; }
+  friend PackCompare<T, _CMP_LT_OQ> operator>(Pack a, Pack b) { return {b, a}; }
+  friend PackCompare<T, _CMP_LE_OQ> operator>=(Pack a, Pack b) { return {b, a}; }
+  friend PackCompare<T, _CMP_EQ_OQ> operator==(Pack a, Pack b) { return {a, b}; }
+  friend PackCompare<T, _CMP_NEQ_UQ> operator!=(Pack a, Pack b) { return {a, b}; }
 #else
   friend PackMask<T> operator<(Pack a, Pack b) { return PackMask<T>(a.v < b.v); }
   friend PackMask<T> operator<=(Pack a, Pack b) { return PackMask<T>(a.v <= b.v); }
@@ -205,6 +202,28 @@ struct PackMask {
       return reinterpret_cast<vector_type>(_mm512_maskz_set1_epi64(k, -1));
     else
       return reinterpret_cast<vector_type>(_mm512_maskz_set1_epi32(k, -1));
+  }
+};
+
+/// A comparison's mask that keeps its operands, so its negation is the opposite comparison, one
+/// instruction. The tile's `alive & !done` at every step is then one compare under the k register
+/// `alive` (GCC fuses an and into a compare, not into a compare's complement): the oscillator's
+/// step with its look is the hand limit's four instructions a pack. Use it as a PackMask; a
+/// variable that is assigned other masks later is declared as PackMask<T>, not `auto`.
+template <class T, int predicate>
+struct PackCompare : PackMask<T> {
+  Pack<T> a, b;  ///< the compared packs, a predicate b
+
+  PackCompare(Pack<T> lhs, Pack<T> rhs) : PackMask<T>(compare(lhs, rhs)), a(lhs), b(rhs) {}
+  /// The opposite predicate: bit 2 of AVX's predicate codes negates one, NaN lanes included.
+  PackCompare<T, (predicate ^ 4)> operator!() const { return {a, b}; }
+
+ private:
+  static typename PackMask<T>::bits_type compare(Pack<T> lhs, Pack<T> rhs) {
+    if constexpr (sizeof(T) == 8)
+      return _mm512_cmp_pd_mask(reinterpret_cast<__m512d>(lhs.v), reinterpret_cast<__m512d>(rhs.v), predicate);
+    else
+      return _mm512_cmp_ps_mask(reinterpret_cast<__m512>(lhs.v), reinterpret_cast<__m512>(rhs.v), predicate);
   }
 };
 #else
@@ -281,6 +300,35 @@ Pack<T> select(PackMask<T> mask, Pack<T> a, Pack<T> b) {
       reinterpret_cast<Vector>((reinterpret_cast<Bits>(a.v) & mask.m) | (reinterpret_cast<Bits>(b.v) & ~mask.m)));
 #endif
 }
+
+/// A state field of the tile's lane packs as a masked step sees it: assigning to it writes only the
+/// lanes still stepping, so the arithmetic whose result is written runs under the mask (AVX-512:
+/// one masked instruction, where a step then a merge took two), and the step's end test reads the
+/// merged state (one compare under the mask). Lanes that stopped keep their state, as before.
+/// Any copy is a plain pack again, every lane written: a step body's temporaries, `auto x = s[i]`
+/// included, behave as Pack<T>.
+template <class T>
+struct MaskedPack : Pack<T> {
+  PackMask<T> writes;  ///< the lanes an assignment writes, where `masked`
+  bool masked;         ///< a state field of a masked step; else every lane is written
+
+  MaskedPack() : writes(true), masked(false) {}
+  MaskedPack(Pack<T> value, PackMask<T> lanes) : Pack<T>(value), writes(lanes), masked(true) {}
+  MaskedPack(const MaskedPack& other) : Pack<T>(other), writes(true), masked(false) {}
+  MaskedPack(Pack<T> value) : Pack<T>(value), writes(true), masked(false) {}  // NOLINT: from arithmetic
+  MaskedPack(T scalar) : Pack<T>(scalar), writes(true), masked(false) {}      // NOLINT: broadcast, as Pack<T>
+
+  MaskedPack& operator=(const MaskedPack& other) { return *this = static_cast<const Pack<T>&>(other); }
+  MaskedPack& operator=(Pack<T> value) {
+    this->v = masked ? select(writes, value, static_cast<const Pack<T>&>(*this)).v : value.v;
+    return *this;
+  }
+  MaskedPack& operator=(T scalar) { return *this = Pack<T>(scalar); }
+  MaskedPack& operator+=(Pack<T> b) { return *this = *this + b; }
+  MaskedPack& operator-=(Pack<T> b) { return *this = *this - b; }
+  MaskedPack& operator*=(Pack<T> b) { return *this = *this * b; }
+  MaskedPack& operator/=(Pack<T> b) { return *this = *this / b; }
+};
 
 /// One instruction where the target has it (the tile asks this of every pack at every look), else
 /// a bit operation per lane.

@@ -129,8 +129,7 @@ Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, co
     throw std::invalid_argument(std::string(function) + ": first_sample cannot be negative, got " +
                                 std::to_string(options.first_sample));
   }
-  if (options.resume_from.empty()) detail::require_finite(exec, function, "state", state, n);
-  detail::require_finite(exec, function, "input", in, n);
+  detail::require_finite(exec, function, state, options.resume_from.empty(), in, n);
   const detail::SignalWatch watch(every.on_signal);
   // Held until the run returns: no other run writes this path meanwhile.
   const detail::PathLock lock = every.path.empty() ? detail::PathLock() : claim_checkpoint_path(every.path);
@@ -155,7 +154,8 @@ template <class ExecSpace, class Model, class T, int NS, class Mem, class Inputs
           class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
 Report run_until_done(const ExecSpace& exec, const Deployed<Model>& deployed, const Fields<T, NS, Mem>& state,
                       const Inputs& inputs, std::int64_t max_steps, const RunOptions& options = {}) {
-  return run_until_done(exec, deployed, state, inputs, outcomes<Mem>(state.planes[0].extent(0)), max_steps, options);
+  return run_until_done(exec, deployed, state, inputs,
+                        Kokkos::View<bool*, Mem>("eagle::terminated", state.planes[0].extent(0)), max_steps, options);
 }
 
 /// As above, on Kokkos::DefaultExecutionSpace, with outcome planes.

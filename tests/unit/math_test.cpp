@@ -126,6 +126,56 @@ TEST(Math, PacksAreTheScalarsLaneByLane) {
 #endif
 
 #if defined(EAGLE_HAS_LANE_PACKS)
+// Every comparison, its negation and a mask anded with the negation (the tile's `alive & !done`),
+// lane by lane against C's scalar operators, NaN lanes included (a negated ordered compare is true
+// on them).
+template <class T>
+void expect_comparisons_lane_by_lane() {
+  using P = Pack<T>;
+  constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+  const T as[] = {1, 2, 3, nan, 1, nan, -0.0, 5};
+  const T bs[] = {2, 2, 1, 1, nan, nan, 0.0, 5};
+  P a, b;
+  unsigned odd = 0;  // lanes 1, 3, 5, ...
+  for (int lane = 0; lane < P::width; ++lane) {
+    a.set(lane, as[lane % 8]);
+    b.set(lane, bs[lane % 8] + static_cast<T>(lane / 8));
+    if (lane % 2 == 1) odd |= 1U << lane;
+  }
+  const PackMask<T> alive = mask_from_bits<T>(odd);
+  const auto expect = [&](PackMask<T> got, PackMask<T> negated, PackMask<T> alive_and_not, auto scalar,
+                          const char* name) {
+    for (int lane = 0; lane < P::width; ++lane) {
+      const bool want = scalar(a[lane], b[lane]);
+      EXPECT_EQ((bits(got) >> lane) & 1U, want ? 1U : 0U) << name << " lane " << lane;
+      EXPECT_EQ((bits(negated) >> lane) & 1U, want ? 0U : 1U) << "!(" << name << ") lane " << lane;
+      EXPECT_EQ((bits(alive_and_not) >> lane) & 1U, !want && lane % 2 == 1 ? 1U : 0U)
+          << "alive & !(" << name << ") lane " << lane;
+    }
+  };
+  expect(
+      a < b, !(a < b), alive & !(a < b), [](T x, T y) { return x < y; }, "<");
+  expect(
+      a <= b, !(a <= b), alive & !(a <= b), [](T x, T y) { return x <= y; }, "<=");
+  expect(
+      a > b, !(a > b), alive & !(a > b), [](T x, T y) { return x > y; }, ">");
+  expect(
+      a >= b, !(a >= b), alive & !(a >= b), [](T x, T y) { return x >= y; }, ">=");
+  expect(
+      a == b, !(a == b), alive & !(a == b), [](T x, T y) { return x == y; }, "==");
+  expect(
+      a != b, !(a != b), alive & !(a != b), [](T x, T y) { return x != y; }, "!=");
+  expect(
+      !!(a < b), !!!(a < b), alive & !!!(a < b), [](T x, T y) { return x < y; }, "!!<");
+}
+
+TEST(Math, PackComparisonsAndTheirNegationsAreCsLaneByLane) {
+  expect_comparisons_lane_by_lane<double>();
+  expect_comparisons_lane_by_lane<float>();
+}
+#endif
+
+#if defined(EAGLE_HAS_LANE_PACKS)
 TEST(Math, WholePackFunctionsAreTheCLibrarysBitForBit) {  // |x|, sqrt, fmin, fmax: not lane by lane
   using P = Pack<double>;
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();

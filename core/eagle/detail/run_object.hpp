@@ -60,41 +60,28 @@ std::int64_t initialise_status(const ExecSpace& exec, const Bookkeeping<Mem>& bo
   return running;
 }
 
-/// When the run ends: samples still running at their cap are capped.
+/// When the run ends: samples still running at their cap are capped, and the report gets the counts
+/// by status, the longest sample and the work done, in one pass on the run's space; the first
+/// failing samples and the failures by code on the host, only when some failed.
 template <class ExecSpace, class Mem>
-void mark_capped(const ExecSpace& exec, const Bookkeeping<Mem>& book, std::int64_t max_steps) {
-  Kokkos::parallel_for(
-      "eagle::mark_capped",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, book.status.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        if (book.status(i) == status::running && book.steps_taken(i) >= max_steps) book.status(i) = status::capped;
-      });
-}
-
-/// Fills the report from the per-sample bookkeeping: counts by status, the longest sample and the
-/// work done as reductions on the run's space; the first failing samples and the failures by code
-/// on the host, only when some failed.
-template <class ExecSpace, class Mem>
-void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, Report& report) {
+void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, std::int64_t max_steps, Report& report) {
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const auto n = static_cast<std::int64_t>(book.status.extent(0));
   const auto codes = book.status;
   const auto taken = book.steps_taken;
   std::int64_t running = 0, finished = 0, longest = 0, sample_steps = 0;
   Kokkos::parallel_reduce(
-      "eagle::summary_counts", Range(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r, std::int64_t& f) {
-        r += codes(i) == status::running || codes(i) == status::capped ? 1 : 0;
-        f += status::is_finished(codes(i)) ? 1 : 0;
+      "eagle::summary", Range(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r, std::int64_t& f, std::int64_t& sum, std::int64_t& most) {
+        const std::int64_t steps = taken(i);
+        std::uint8_t code = codes(i);
+        if (code == status::running && steps >= max_steps) codes(i) = code = status::capped;
+        r += code == status::running || code == status::capped ? 1 : 0;
+        f += status::is_finished(code) ? 1 : 0;
+        sum += steps;
+        most = steps > most ? steps : most;
       },
-      running, finished);
-  Kokkos::parallel_reduce(
-      "eagle::summary_steps", Range(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) { sum += taken(i); }, sample_steps);
-  Kokkos::parallel_reduce(
-      "eagle::summary_longest", Range(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) { m = taken(i) > m ? taken(i) : m; },
-      Kokkos::Max<std::int64_t>(longest));
+      running, finished, sample_steps, Kokkos::Max<std::int64_t>(longest));
   report.unfinished = running;
   report.finished = finished;
   report.failed = n - running - finished;
@@ -493,8 +480,7 @@ class Run {
     write_owed_steps();
     restore_order();
     count_rows_moved();
-    mark_capped(exec(), launch_.book, max_steps());
-    summarise(exec(), launch_.book, report_);
+    summarise(exec(), launch_.book, max_steps(), report_);
     if (launch_.nest == LoopNest::tile) report_.lane_steps = report_.sample_steps;  // lanes refill
     report_.exact_steps = report_.longest_sample_steps == report_.steps;
     report_.capped = report_.unfinished > 0 && !report_.interrupted;

@@ -16,6 +16,7 @@ template <class Model,
 struct TileLane {
   using T = typename ModelTraits<Model>::scalar_type;
   using type = T;
+  using field = T;  // what a step body sees
   using mask = bool;
   using count = std::int64_t;
   using codes = std::uint8_t;  // the status code the lane ended with
@@ -35,6 +36,7 @@ template <class Model>
 struct TileLane<Model, true> {
   using T = typename ModelTraits<Model>::scalar_type;
   using type = Pack<T>;
+  using field = MaskedPack<T>;  // what a step body sees
   using mask = PackMask<T>;
   using count = PackCount<T>;
   using codes = typename PackMask<T>::vector_type;  // each lane's status code

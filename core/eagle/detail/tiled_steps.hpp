@@ -47,10 +47,14 @@ struct TiledSteps {
   static constexpr int W = Lane::width;
   /// Whether lanes keep a status code: single lanes, and packs whose step returns a PackStatus
   /// (a step that can fail, eagle::step_result); a pack's mask alone says finished.
+  /// What a step body sees as each field: a double (or float) on single lanes, a MaskedPack on
+  /// packs (eagle/pack.hpp: state and inputs alike, so helpers templated on one field type take both).
+  using Field = typename Lane::field;
   static constexpr bool coded =
-      W == 1 || !std::is_same_v<decltype(take_step(std::declval<const Model&>(), std::declval<Values<P, NS>&>(),
-                                                   std::declval<const Values<P, NI>&>(), 0, 0)),
-                                Mask>;
+      W == 1 ||
+      !std::is_convertible_v<decltype(take_step(std::declval<const Model&>(), std::declval<Values<Field, NS>&>(),
+                                                std::declval<const Values<Field, NI>&>(), 0, 0)),
+                             Mask>;
   static_assert(packs_in_flight<Model> >= 0 && packs_in_flight<Model> <= 8,
                 "eagle: Model::packs_in_flight must be 1 to 8 (or 0: as the vector registers allow)");
   /// Packs advanced side by side: the model's own count, or as many as the vector registers hold
@@ -152,7 +156,9 @@ struct TiledSteps {
 
   /// One step of pack p, masked: lanes that stopped keep their state; `counting`: each lane's
   /// steps too. Unmasked (`masked` false, only where every lane stepped when the segment began and
-  /// the segment is discarded if one stops), every lane steps and only the mask is kept.
+  /// the segment is discarded if one stops), every lane steps and only the mask is kept. Packs
+  /// step on MaskedPack fields, which write under the mask as the step assigns them; single lanes
+  /// step, then keep their state where they had stopped.
   template <int p, bool counting, bool masked = true>
   EAGLE_HOST_FORCEINLINE static void step_pack(Packs& b, const Model& m) {
     // A step that knows its sample may write outside its state (a saved trajectory): a lane that
@@ -160,14 +166,25 @@ struct TiledSteps {
     if constexpr (W == 1 && takes_context<Model>) {
       if (!b.alive[p]) return;
     }
-    P before[NS];
-    if constexpr (masked) for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
     std::int64_t sample = 0, step = 0;  // read only by a step body that takes its context
     if constexpr (takes_context<Model>) sample = b.sample[p], step = b.step_base[p] + b.ran[p];
-    const auto result = take_step(m, b.s[p], static_cast<const Values<P, NI>&>(b.in[p]), sample, step);
-    if constexpr (masked) {
-      for_each_index<NS>([&](auto f) { b.s[p][f.value] = select(b.alive[p], b.s[p][f.value], before[f.value]); });
-    }
+    const auto result = [&]() EAGLE_HOST_LAMBDA_FORCEINLINE {
+      if constexpr (W > 1) {
+        auto s = step_fields<NS>(b.s[p], masked ? b.alive[p] : Mask(true), std::make_index_sequence<NS>{});
+        const auto in = step_fields<NI>(b.in[p], Mask(true), std::make_index_sequence<NI>{});
+        const auto r = take_step(m, s, in, sample, step);
+        for_each_index<NS>([&](auto f) { b.s[p][f.value] = s[f.value]; });
+        return r;
+      } else if constexpr (masked) {
+        T before[NS];
+        for_each_index<NS>([&](auto f) { before[f.value] = b.s[p][f.value]; });
+        const auto r = take_step(m, b.s[p], static_cast<const Values<T, NI>&>(b.in[p]), sample, step);
+        for_each_index<NS>([&](auto f) { b.s[p][f.value] = select(b.alive[p], b.s[p][f.value], before[f.value]); });
+        return r;
+      } else {
+        return take_step(m, b.s[p], static_cast<const Values<T, NI>&>(b.in[p]), sample, step);
+      }
+    }();
     if constexpr (counting) Lane::add(b.ran[p], b.alive[p]);
     if constexpr (W == 1) {
       const std::uint8_t now = outcome(result);
@@ -179,6 +196,15 @@ struct TiledSteps {
     } else {
       b.alive[p] = static_cast<Mask>(b.alive[p] & !result);
     }
+  }
+  /// A pack's fields as its step sees them (MaskedPack): assigning to one writes only the lanes in
+  /// `writes`.
+  template <int N, std::size_t... f>
+  EAGLE_HOST_FORCEINLINE static auto step_fields(const Values<P, N>& v, Mask writes, std::index_sequence<f...>) {
+    if constexpr (N == 0)
+      return Values<Field, 0>{};
+    else
+      return Values<Field, N>{{Field(v[f], writes)...}};
   }
   /// Pack p's state and inputs from the group into a burst, field by field (a whole-struct copy is
   /// a memcpy call), with its mask of the lanes stepping.
