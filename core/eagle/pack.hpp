@@ -207,23 +207,31 @@ struct PackMask {
 
 /// A comparison's mask that keeps its operands, so its negation is the opposite comparison, one
 /// instruction. The tile's `alive & !done` at every step is then one compare under the k register
-/// `alive` (GCC fuses an and into a compare, not into a compare's complement): the oscillator's
-/// step with its look is the hand limit's four instructions a pack. Use it as a PackMask; a
-/// variable that is assigned other masks later is declared as PackMask<T>, not `auto`.
+/// `alive` (GCC fuses an and into a compare, not into a compare's complement). Use it as any
+/// PackMask: it is made from one (`decltype(a < b)` as a mask variable's type holds any mask), and
+/// its negation is then the mask's complement.
 template <class T, int predicate>
 struct PackCompare : PackMask<T> {
-  Pack<T> a, b;  ///< the compared packs, a predicate b
+  Pack<T> a, b;  ///< the compared packs, a predicate b, where `exact`
+  bool exact;    ///< the mask is this comparison's
 
-  PackCompare(Pack<T> lhs, Pack<T> rhs) : PackMask<T>(compare(lhs, rhs)), a(lhs), b(rhs) {}
-  /// The opposite predicate: bit 2 of AVX's predicate codes negates one, NaN lanes included.
-  PackCompare<T, (predicate ^ 4)> operator!() const { return {a, b}; }
+  PackCompare() : PackMask<T>(false), a(T(0)), b(T(0)), exact(false) {}
+  /// a predicate b, lane by lane.
+  PackCompare(Pack<T> lhs, Pack<T> rhs) : PackMask<T>(compare<predicate>(lhs, rhs)), a(lhs), b(rhs), exact(true) {}
+  /// Any mask; its negation is its complement.
+  PackCompare(PackMask<T> mask) : PackMask<T>(mask), a(T(0)), b(T(0)), exact(false) {}  // NOLINT: a mask as any
+  /// The opposite predicate (bit 2 of AVX's predicate codes negates one, NaN lanes included).
+  PackMask<T> operator!() const {
+    return exact ? PackMask<T>(compare<(predicate ^ 4)>(a, b)) : !static_cast<const PackMask<T>&>(*this);
+  }
 
  private:
+  template <int p>
   static typename PackMask<T>::bits_type compare(Pack<T> lhs, Pack<T> rhs) {
     if constexpr (sizeof(T) == 8)
-      return _mm512_cmp_pd_mask(reinterpret_cast<__m512d>(lhs.v), reinterpret_cast<__m512d>(rhs.v), predicate);
+      return _mm512_cmp_pd_mask(reinterpret_cast<__m512d>(lhs.v), reinterpret_cast<__m512d>(rhs.v), p);
     else
-      return _mm512_cmp_ps_mask(reinterpret_cast<__m512>(lhs.v), reinterpret_cast<__m512>(rhs.v), predicate);
+      return _mm512_cmp_ps_mask(reinterpret_cast<__m512>(lhs.v), reinterpret_cast<__m512>(rhs.v), p);
   }
 };
 #else

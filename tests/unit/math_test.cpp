@@ -167,6 +167,11 @@ void expect_comparisons_lane_by_lane() {
       a != b, !(a != b), alive & !(a != b), [](T x, T y) { return x != y; }, "!=");
   expect(
       !!(a < b), !!!(a < b), alive & !!!(a < b), [](T x, T y) { return x < y; }, "!!<");
+  // A comparison's type as a mask variable's holds any mask; its negation is then the complement.
+  decltype(a < b) held = a < b;
+  held = alive;
+  EXPECT_EQ(bits(!held), ~odd & ((1U << P::width) - 1U));
+  EXPECT_EQ(bits(alive & !held), 0U);
 }
 
 TEST(Math, PackComparisonsAndTheirNegationsAreCsLaneByLane) {
