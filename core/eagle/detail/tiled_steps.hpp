@@ -45,11 +45,11 @@ struct TiledSteps {
   static constexpr int NS = ModelTraits<Model>::state_count;
   static constexpr int NI = ModelTraits<Model>::input_count;
   static constexpr int W = Lane::width;
-  /// Whether lanes keep a status code: single lanes, and packs whose step returns a PackStatus
-  /// (a step that can fail, eagle::step_result); a pack's mask alone says finished.
   /// What a step body sees as each field: a double (or float) on single lanes, a MaskedPack on
   /// packs (eagle/pack.hpp: state and inputs alike, so helpers templated on one field type take both).
   using Field = typename Lane::field;
+  /// Whether lanes keep a status code: single lanes, and packs whose step returns a PackStatus
+  /// (a step that can fail, eagle::step_result); a pack's mask alone says finished.
   static constexpr bool coded =
       W == 1 ||
       !std::is_convertible_v<decltype(take_step(std::declval<const Model&>(), std::declval<Values<Field, NS>&>(),
