@@ -76,11 +76,12 @@ inline std::int64_t tile_lanes_from_environment() {
   return lanes;
 }
 
-/// The tile plan for a partition on this host (hwloc caches, EAGLE_TILE_LANES honoured).
+/// The tile plan for a partition on this host (hwloc caches, EAGLE_TILE_LANES honoured), for a
+/// tile stepping `group` lanes together (TileRule::plan).
 inline TilePlan host_tile_plan(const Partition& part, std::int64_t bytes_per_sample, std::int64_t lanes_override = 0,
-                               const TileRule& rule = {}) {
+                               const TileRule& rule = {}, std::int64_t group = 1) {
   const std::int64_t lanes = lanes_override > 0 ? lanes_override : tile_lanes_from_environment();
-  return rule.plan(part, bytes_per_sample, host_caches(), lanes);
+  return rule.plan(part, bytes_per_sample, host_caches(), lanes, group);
 }
 
 /// Samples per tile on this host, as the seed's HostTeam.tile_size.

@@ -28,7 +28,9 @@ struct CacheSizes {
 
 /// How a tile was sized: lanes per tile, tiles in the partition, and why.
 struct TilePlan {
-  std::int64_t lanes = 0;  ///< samples per tile, a power of two in [min_tile_lanes, max_tile_lanes]
+  /// Samples per tile: a power of two in [min_tile_lanes, max_tile_lanes] where asked; sized from
+  /// the caches, that power of two rounded down to a multiple of the tile's group (at least one).
+  std::int64_t lanes = 0;
   std::int64_t tiles = 0;  ///< tiles covering the partition, the last possibly shorter
   std::string why;         ///< how the size was chosen: the L2 and its source, or the override asked
 };
@@ -56,12 +58,17 @@ struct TileRule {
 
   /// Tiles of the partition for samples whose tile working set is `bytes_per_sample`;
   /// `lanes_override` > 0 asks for a tile size (API or EAGLE_TILE_LANES), rounded down to a
-  /// tile size.
+  /// tile size. `group`: the lanes the tile steps together (packs in flight x pack width). A tile
+  /// that is not a multiple of it ends on a group part empty, which steps its empty packs as
+  /// well: 1024 lanes in groups of 48 (AVX-512) cost a uniform batch 5 % of its time.
   TilePlan plan(const Partition& part, std::int64_t bytes_per_sample, const CacheSizes& caches,
-                std::int64_t lanes_override = 0) const {
+                std::int64_t lanes_override = 0, std::int64_t group = 1) const {
     if (bytes_per_sample <= 0) {
       throw std::invalid_argument("eagle::TileRule::plan: bytes_per_sample must be positive, got " +
                                   std::to_string(bytes_per_sample));
+    }
+    if (group <= 0) {
+      throw std::invalid_argument("eagle::TileRule::plan: group must be positive, got " + std::to_string(group));
     }
     TilePlan p;
     if (lanes_override > 0) {
@@ -80,6 +87,10 @@ struct TileRule {
       p.lanes = tile_rung_at_most(fit);
       p.why =
           cache_note + " x " + std::to_string(l2_fraction) + " / " + std::to_string(bytes_per_sample) + " B per sample";
+      if (p.lanes % group != 0) {
+        p.lanes = std::max(group, p.lanes / group * group);
+        p.why += ", in groups of " + std::to_string(group) + " lanes";
+      }
     }
     p.tiles = (part.size() + p.lanes - 1) / p.lanes;
     return p;

@@ -32,8 +32,10 @@ TEST(TileRule, CoversThePartitionExactly) {
   for (std::int64_t begin : {0, 5, 1000}) {
     for (std::int64_t size : {0, 1, 15, 16, 17, 1000, 4097, 100003}) {
       const Partition part(begin, begin + size, begin + size + 3);
-      for (std::int64_t bytes : {4, 36, 100, 5000})
-        expect_exact_cover(part, rule.plan(part, bytes, caches(1024 * 1024)));
+      for (std::int64_t bytes : {4, 36, 100, 5000}) {
+        for (std::int64_t group : {1, 6, 48})
+          expect_exact_cover(part, rule.plan(part, bytes, caches(1024 * 1024), 0, group));
+      }
     }
   }
 }
@@ -44,6 +46,19 @@ TEST(TileRule, SizedFromTheL2Share) {
   EXPECT_EQ(plan.tiles, (100000 + 511) / 512);
   EXPECT_NE(plan.why.find("test L2 128 KiB"), std::string::npos) << plan.why;
   EXPECT_EQ(TileRule{}.plan(Partition(0, 100000, 100000), 36, caches(1024 * 1024)).lanes, max_tile_lanes);
+}
+
+TEST(TileRule, SizedTilesHoldWholeGroups) {
+  const Partition part(0, 100000, 100000);
+  // 1024 lanes from the L2 share; in groups of 48 lanes (6 AVX-512 packs of 8), 21 groups.
+  const TilePlan plan = TileRule{}.plan(part, 36, caches(1024 * 1024), 0, 48);
+  EXPECT_EQ(plan.lanes, 1008);
+  EXPECT_EQ(plan.tiles, (100000 + 1007) / 1008);
+  EXPECT_NE(plan.why.find("in groups of 48 lanes"), std::string::npos) << plan.why;
+  EXPECT_EQ(TileRule{}.plan(part, 36, caches(1024 * 1024), 0, 16).lanes, 1024);     // whole groups already
+  EXPECT_EQ(TileRule{}.plan(part, 1 << 20, caches(1024 * 1024), 0, 48).lanes, 48);  // at least one group
+  EXPECT_EQ(TileRule{}.plan(part, 36, caches(1024 * 1024), 64, 48).lanes, 64);      // an override as asked
+  EXPECT_THROW(TileRule{}.plan(part, 36, caches(1024 * 1024), 0, 0), std::invalid_argument);
 }
 
 TEST(TileRule, ShrinksAsSamplesGrow) {

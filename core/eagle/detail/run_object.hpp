@@ -156,8 +156,10 @@ class Run {
     if (launch_.nest != LoopNest::tile) return;
     // A lane's working set in the tile: its state, its inputs and its finish step.
     constexpr std::int64_t bytes_per_sample = sizeof(T) * (NS + Traits::input_count) + sizeof(std::int32_t);
+    std::int64_t group = 1;  // lanes the tile steps together
+    if constexpr (is_host_space<ExecSpace>) group = TiledSteps<Model, 1, Mem>::group;
     const TilePlan tiles =
-        host_tile_plan(Partition(0, n_, n_), bytes_per_sample, options_.tile_lanes, options_.tile_rule);
+        host_tile_plan(Partition(0, n_, n_), bytes_per_sample, options_.tile_lanes, options_.tile_rule, group);
     launch_.tile_lanes = tiles.lanes;
     report_.tile_lanes = tiles.lanes;
     report_.tiles = tiles.tiles;

@@ -7,6 +7,7 @@
 #include <eagle/pack.hpp>
 
 #include <cstdint>
+#include <cstring>
 
 namespace eagle::detail {
 
@@ -47,6 +48,13 @@ struct TileLane<Model, true> {
   static mask from_bits(unsigned b) { return mask_from_bits<T>(b); }
   static void set(type& x, int w, T value) { x.set(w, value); }
   static T get(const type& x, int w) { return x[w]; }
+  /// W consecutive values from `from`, and into `to` (no alignment asked).
+  static type load(const T* from) {
+    type x;
+    std::memcpy(&x.v, from, sizeof x.v);
+    return x;
+  }
+  static void store(const type& x, T* to) { std::memcpy(to, &x.v, sizeof x.v); }
   static std::int64_t get_count(const count& c, int w) { return c[w]; }
   static codes keep_codes(const mask& alive, const codes& now, const codes& before) {
     return (alive.lanes() & now) | (~alive.lanes() & before);
