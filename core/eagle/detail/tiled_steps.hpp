@@ -385,19 +385,24 @@ struct TiledSteps {
       const std::int64_t sample = rows.sample(r);
       for (int f = 0; f < NS; ++f) Lane::set(g.s[p][f], w, state[f](r));
       for (int f = 0; f < NI; ++f) Lane::set(g.in[p][f], w, inputs[f](sample));
-      if constexpr (coded) Lane::set_code(g.code[p], w, status::running);
-      g.row[p][w] = r;
-      g.ran_at[p][w] = Lane::get_count(g.ran[p], w);
+      hold(g, p, w, r, budget);
       if constexpr (takes_context<Model>) {
         g.sample[p] = first_sample + sample;
         g.step_base[p] = book.steps_taken(r) - g.ran_at[p][w];
       }
-      g.stop[p][w] = g.clock + budget;
-      g.soonest[p] = std::min(g.soonest[p], g.stop[p][w]);
-      g.held[p] |= 1U << w;
-      g.exhausted[p] &= ~(1U << w);
       return;
     }
+  }
+
+  /// Lane (p, w), its values loaded, holds row r, which may take `budget` steps this launch.
+  static void hold(Group& g, int p, int w, std::int64_t r, std::int64_t budget) {
+    if constexpr (coded) Lane::set_code(g.code[p], w, status::running);
+    g.row[p][w] = r;
+    g.ran_at[p][w] = Lane::get_count(g.ran[p], w);
+    g.stop[p][w] = g.clock + budget;
+    g.soonest[p] = std::min(g.soonest[p], g.stop[p][w]);
+    g.held[p] |= 1U << w;
+    g.exhausted[p] &= ~(1U << w);
   }
 
   /// A whole pack turning over at once (every refill of a uniform batch) moves its state with
@@ -443,15 +448,7 @@ struct TiledSteps {
       for (int f = 0; f < NS; ++f) g.s[p][f] = Lane::load(&state[f](next));
       for (int f = 0; f < NI; ++f) g.in[p][f] = Lane::load(&inputs[f](next));
       g.soonest[p] = never;
-      for (int w = 0; w < W; ++w) {
-        if constexpr (coded) Lane::set_code(g.code[p], w, status::running);
-        g.row[p][w] = next + w;
-        g.ran_at[p][w] = Lane::get_count(g.ran[p], w);
-        g.stop[p][w] = g.clock + budget[w];
-        g.soonest[p] = std::min(g.soonest[p], g.stop[p][w]);
-      }
-      g.held[p] = all_lanes;
-      g.exhausted[p] = 0;
+      for (int w = 0; w < W; ++w) hold(g, p, w, next + w, budget[w]);
       next += W;
       return true;
     }
