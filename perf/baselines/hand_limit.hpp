@@ -44,6 +44,8 @@ inline constexpr bool limit_unmasked_bursts = false;
 #else
 inline constexpr bool limit_unmasked_bursts = true;
 #endif
+/// Masked bursts without a stop after which bursts run unmasked.
+inline constexpr int limit_quiet_bursts = 2;
 /// Samples one work item advances, its lanes refilled from them: long chunks, since a chunk ends
 /// with its lanes emptying while its longest samples finish (oscillator spread-100, n = 10^5,
 /// AVX-512 Xeon: 1024 samples a chunk 2.79 ms, 4096 2.50 ms), but 8 chunks a thread at least.
@@ -290,9 +292,10 @@ __attribute__((noinline, flatten)) std::int64_t unmasked_bursts(const Lanes& lan
 /// lane's step budget ends sooner) while every lane runs, then finished or out-of-budget lanes
 /// written back and refilled; returns when every lane is empty. Each lane's mask comes from its own
 /// state (Lanes::live), so a lane whose sample finished idles, masked, until the next look. Without
-/// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there, a burst
-/// that starts with every lane running steps them unmasked, each lane's end still tested after
-/// every step, and if one ended, the burst runs again from its start, masked. (AVX-512 masks the
+/// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there, once
+/// limit_quiet_bursts masked bursts in a row saw no stop, a burst that starts with every lane
+/// running steps them unmasked, each lane's end still tested after every step, and if one ended,
+/// the burst runs again from its start, masked. (AVX-512 masks the
 /// arithmetic itself, for free.) Flattened: every call inlined, so the vectors never leave
 /// registers for a helper's frame.
 template <int vectors, class Lanes>
@@ -326,12 +329,18 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
       for_each_vector<vectors>([&](auto j) { lanes.step(vec[j], lanes.live(vec[j])); });
     }
   };
+  // Masked bursts in a row in which no lane stopped: unmasked ones pay only once lanes stop seldom
+  // (on spread batches a lane stops in most bursts, and every burst undone runs twice).
+  int quiet = 0;
   for (;;) {
     const std::int64_t first_stop = *std::min_element(soonest, soonest + vectors);
     if (first_stop == never) break;
     // Bursts while every lane runs within its budget: one vector test a look.
-    if (limit_unmasked_bursts && every_lane_runs()) {
-      clock += unmasked_bursts<vectors>(lanes, vec, first_stop - clock);
+    if (limit_unmasked_bursts && quiet >= limit_quiet_bursts && every_lane_runs()) {
+      const std::int64_t kept = unmasked_bursts<vectors>(lanes, vec, first_stop - clock);
+      clock += kept;
+      quiet =
+          static_cast<int>(std::min<std::int64_t>(quiet + kept / limit_steps_between_looks, 2 * limit_quiet_bursts));
       if (clock < first_stop) {  // the burst in which a lane ended, again, masked
         const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, first_stop - clock);
         masked_burst(burst);
@@ -343,8 +352,12 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
         masked_burst(burst);
         clock += burst;
         if (!(clock < first_stop && every_lane_runs())) break;
+        if (limit_unmasked_bursts && ++quiet >= limit_quiet_bursts) break;  // on, unmasked
       }
     }
+    // A stop after a long quiet stretch (long samples, stopping together): the next lanes start
+    // quiet too.
+    if (clock >= first_stop || !every_lane_runs()) quiet = quiet >= 2 * limit_quiet_bursts ? limit_quiet_bursts : 0;
     for_each_vector<vectors>([&](auto j) {
       const LimitMask run = lanes.live(vec[j]);
       if (all_lanes(run) && soonest[j] > clock) return;

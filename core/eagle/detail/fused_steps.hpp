@@ -16,14 +16,20 @@
 
 namespace eagle::detail {
 
+/// Zero where every value of `s` is finite, NaN elsewhere: x * 0 is 0 for every finite x and NaN
+/// otherwise, so one compare tests a whole state. On scalars, or lane by lane on packs of T.
+template <class T, class V, std::size_t N>
+KOKKOS_INLINE_FUNCTION V finite_zeros(const Kokkos::Array<V, N>& s) {
+  static_assert(N > 0, "a model has at least one state field");
+  V zeros = s[0] * T(0);
+  for (std::size_t f = 1; f < N; ++f) zeros += s[f] * T(0);
+  return zeros;
+}
+
 /// A state that is no longer finite ends its sample, whatever the model said.
 template <class T, std::size_t N>
 KOKKOS_INLINE_FUNCTION std::uint8_t check_finite(const Kokkos::Array<T, N>& s, std::uint8_t code) {
-  static_assert(N > 0, "a model has at least one state field");
-  // x * 0 is 0 for every finite x and NaN otherwise: one compare for the whole state.
-  T zeros = s[0] * T(0);
-  for (std::size_t f = 1; f < N; ++f) zeros += s[f] * T(0);
-  return zeros == T(0) ? code : status::non_finite;
+  return finite_zeros<T>(s) == T(0) ? code : status::non_finite;
 }
 
 /// Steps a row may take in a launch of `limit` steps: never past the cap on its own steps.

@@ -57,13 +57,18 @@ struct TiledSteps {
                              Mask>;
   static_assert(packs_in_flight<Model> >= 0 && packs_in_flight<Model> <= 8,
                 "eagle: Model::packs_in_flight must be 1 to 8 (or 0: as the vector registers allow)");
-  /// Packs advanced side by side: the model's own count, or as many as the vector registers hold
-  /// with each pack's state, inputs and mask (the step count is kept only in bursts that see lanes
-  /// stop). A step's mask chain (select, compare, mask) is long: more packs in flight hide it,
-  /// until spills cost more (AVX-512, against hand code: 6 oscillator packs).
+  /// Vector registers a pack needs (the step count is kept only in bursts that see lanes stop). On
+  /// AVX-512 its state, inputs and a temporary: masks live in k registers. On 16 registers its
+  /// state, mask and a temporary: inputs are read as memory operands, since holding them too left
+  /// too few packs to hide a step's latency (SSE2 and AVX2, an oscillator with 2 inputs: 3 packs ran
+  /// spread batches 13-22 % faster than 2; AVX-512: 6 oscillator packs, against hand code).
+  static constexpr int pack_registers = native_vector_registers >= 32 ? NS + NI + 1 : NS + 2;
+  /// Packs advanced side by side: the model's own count, or as many as the vector registers hold.
+  /// A step's mask chain (select, compare, mask) is long: more packs in flight hide it, until
+  /// spills cost more.
   static constexpr int interleave = packs_in_flight<Model> > 0
                                         ? packs_in_flight<Model>
-                                        : std::clamp(native_vector_registers / (NS + NI + 1), 1, 8);
+                                        : std::clamp(native_vector_registers / pack_registers, 1, 8);
   static constexpr int group = interleave * W;
   static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
   static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
@@ -417,12 +422,8 @@ struct TiledSteps {
       bool consecutive = g.held[p] == all_lanes;
       for (int w = 1; w < W; ++w) consecutive &= g.row[p][w] == first + w;
       if (!consecutive) return false;
-      P zeros = g.s[p][0] * T(0);  // check_finite's rule on every lane at once
-      for (int f = 0; f < NS; ++f) {
-        Lane::store(g.s[p][f], &state[f](first));
-        if (f > 0) zeros += g.s[p][f] * T(0);
-      }
-      const unsigned finite = Lane::bits(zeros == P(T(0)));
+      for (int f = 0; f < NS; ++f) Lane::store(g.s[p][f], &state[f](first));
+      const unsigned finite = Lane::bits(finite_zeros<T>(g.s[p]) == P(T(0)));  // check_finite's rule, every lane
       for (int w = 0; w < W; ++w) {
         const std::uint8_t ended = (finite >> w) & 1U ? ended_code(g, p, w) : status::non_finite;
         active += settle(g, p, w, ended);
