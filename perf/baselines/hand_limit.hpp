@@ -97,6 +97,10 @@ struct OscillatorLanes {
   struct Vec {
     LimitVec x, v, t, c, e;
   };
+  /// What a step changes.
+  struct State {
+    LimitVec x, v, t;
+  };
   double *xs, *vs, *ts;
   const double *omega, *ends;
   double dt, t_end;
@@ -117,6 +121,8 @@ struct OscillatorLanes {
     xs[i] = lane_of(a.x, l), vs[i] = lane_of(a.v, l), ts[i] = lane_of(a.t, l);
   }
   void store_all(const Vec& a, std::int64_t i) const { storeu(xs + i, a.x), storeu(vs + i, a.v), storeu(ts + i, a.t); }
+  State save(const Vec& a) const { return {a.x, a.v, a.t}; }
+  void restore(Vec& a, const State& s) const { a.x = s.x, a.v = s.v, a.t = s.t; }
   LimitMask live(const Vec& a) const {
     if constexpr (PerSampleEnd) return a.t < a.e;
     return a.t < LimitVec{} + t_end;
@@ -139,6 +145,10 @@ struct LorenzLanes {
   struct Vec {
     LimitVec x, y, z, t, rho;
   };
+  /// What a step changes.
+  struct State {
+    LimitVec x, y, z, t;
+  };
   double *xs, *ys, *zs, *ts;
   const double* rhos;
   double sigma, beta, dt, t_end;
@@ -157,6 +167,8 @@ struct LorenzLanes {
   void store_all(const Vec& a, std::int64_t i) const {
     storeu(xs + i, a.x), storeu(ys + i, a.y), storeu(zs + i, a.z), storeu(ts + i, a.t);
   }
+  State save(const Vec& a) const { return {a.x, a.y, a.z, a.t}; }
+  void restore(Vec& a, const State& s) const { a.x = s.x, a.y = s.y, a.z = s.z, a.t = s.t; }
   LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
   /// One step of the lanes `run`; the others keep their state.
   void step(Vec& a, LimitMask run) const {
@@ -183,6 +195,10 @@ struct BorisLanes {
   /// One vector of lanes: position, velocity, t, tau and sigma.
   struct Vec {
     LimitVec x, y, z, vx, vy, vz, t, tx, ty, tz, sx, sy, sz;
+  };
+  /// What a step changes.
+  struct State {
+    LimitVec x, y, z, vx, vy, vz, t;
   };
   double *xs, *ys, *zs, *vxs, *vys, *vzs, *ts;
   const double *oxs, *oys, *ozs;
@@ -214,6 +230,10 @@ struct BorisLanes {
   void store_all(const Vec& a, std::int64_t i) const {
     storeu(xs + i, a.x), storeu(ys + i, a.y), storeu(zs + i, a.z), storeu(ts + i, a.t);
     storeu(vxs + i, a.vx), storeu(vys + i, a.vy), storeu(vzs + i, a.vz);
+  }
+  State save(const Vec& a) const { return {a.x, a.y, a.z, a.vx, a.vy, a.vz, a.t}; }
+  void restore(Vec& a, const State& s) const {
+    a.x = s.x, a.y = s.y, a.z = s.z, a.vx = s.vx, a.vy = s.vy, a.vz = s.vz, a.t = s.t;
   }
   LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
   /// One step of the lanes `run`; the others keep their state.
@@ -267,8 +287,8 @@ __attribute__((noinline, flatten)) std::int64_t unmasked_bursts(const Lanes& lan
   std::int64_t kept = 0;
   while (kept < steps) {
     const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, steps - kept);
-    typename Lanes::Vec start[vectors];
-    for_each_vector<vectors>([&](auto j) { start[j] = vec[j]; });
+    typename Lanes::State start[vectors];  // what a step changes only: the copy is made every burst
+    for_each_vector<vectors>([&](auto j) { start[j] = lanes.save(vec[j]); });
     LimitMask ran[vectors];
     for_each_vector<vectors>([&](auto j) { ran[j] = every_lane; });
     for (std::int64_t s = 0; s < burst; ++s) {
@@ -280,7 +300,7 @@ __attribute__((noinline, flatten)) std::int64_t unmasked_bursts(const Lanes& lan
     LimitMask every = every_lane;
     for_each_vector<vectors>([&](auto j) { every &= ran[j]; });
     if (!all_lanes(every)) {
-      for_each_vector<vectors>([&](auto j) { vec[j] = start[j]; });
+      for_each_vector<vectors>([&](auto j) { lanes.restore(vec[j], start[j]); });
       return kept;
     }
     kept += burst;
@@ -483,8 +503,10 @@ inline void plain_oscillator(const Kokkos::View<double*, Kokkos::HostSpace>& x,
                        });
 }
 
-/// Vectors of Boris lanes in flight: 13 values a vector, with its step's temporaries.
-inline constexpr int boris_limit_vectors = limit_registers / 16;
+/// Vectors of Boris lanes in flight: more than the registers hold (13 values a vector), since a
+/// step's chain is long and spilled values cost less than idle FMA units (AMD EPYC: AVX-512 2
+/// vectors -> 4 1.4x faster, 5 and 6 no faster; AVX2 1 -> 3 2.0x, 4 slower; SSE2 1 -> 3 1.6x).
+inline constexpr int boris_limit_vectors = limit_registers == 32 ? 4 : 3;
 
 /// The Boris batch (state x, y, z, vx, vy, vz, t; inputs Omega), every sample ending at `t_end`.
 inline void limit_boris(const std::array<Kokkos::View<double*, Kokkos::HostSpace>, 7>& s,

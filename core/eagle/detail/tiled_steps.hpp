@@ -63,12 +63,18 @@ struct TiledSteps {
   /// too few packs to hide a step's latency (SSE2 and AVX2, an oscillator with 2 inputs: 3 packs ran
   /// spread batches 13-22 % faster than 2; AVX-512: 6 oscillator packs, against hand code).
   static constexpr int pack_registers = native_vector_registers >= 32 ? NS + NI + 1 : NS + 2;
-  /// Packs advanced side by side: the model's own count, or as many as the vector registers hold.
-  /// A step's mask chain (select, compare, mask) is long: more packs in flight hide it, until
-  /// spills cost more.
+  /// Packs a step's dependency chain needs in flight to keep the FMA units busy, registers or not:
+  /// spilled state fields cost a load and a store a step, an idle unit its whole latency (the Boris
+  /// pusher, 7 state fields, AMD EPYC: AVX2 and SSE2 1 pack -> 3 ran 2.3x and 1.7x faster, AVX-512
+  /// 2 -> 4 1.4x; 5 and 6 no faster). Not measured on single lanes: they keep the registers' count.
+  static constexpr int latency_packs = W == 1 ? 1 : native_vector_registers >= 32 ? 4 : 3;
+  /// Packs advanced side by side: the model's own count, or as many as the vector registers hold,
+  /// at least latency_packs. A step's mask chain (select, compare, mask) is long: more packs in
+  /// flight hide it, until spills cost more.
   static constexpr int interleave = packs_in_flight<Model> > 0
                                         ? packs_in_flight<Model>
-                                        : std::clamp(native_vector_registers / pack_registers, 1, 8);
+                                        : std::clamp(std::max(native_vector_registers / pack_registers, latency_packs),
+                                                     1, 8);
   static constexpr int group = interleave * W;
   static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
   static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
