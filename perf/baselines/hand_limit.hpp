@@ -39,6 +39,8 @@ inline constexpr int limit_registers = 16;
 using LimitVec = double __attribute__((vector_size(limit_width * sizeof(double))));
 using LimitMask = std::int64_t __attribute__((vector_size(limit_width * sizeof(double))));
 inline constexpr int limit_steps_between_looks = 32;
+/// Whether bursts run unmasked once lanes stop seldom: without AVX-512 a masked step pays a blend
+/// per state field; AVX-512 masks the arithmetic itself (each Lanes may say otherwise).
 #if defined(__AVX512F__)
 inline constexpr bool limit_unmasked_bursts = false;
 #else
@@ -101,6 +103,10 @@ struct OscillatorLanes {
   struct State {
     LimitVec x, v, t;
   };
+  /// On AVX-512 too where every lane ends together: the mask is a large share of so short a step
+  /// (AMD EPYC, uniform n = 10^5: 3.96 -> 3.0 ms); with ends per sample the bursts undone cost
+  /// more (spread-100: 2.3 -> 2.6 ms; Lorenz and Boris: no gain).
+  static constexpr bool unmasked_bursts = limit_unmasked_bursts || !PerSampleEnd;
   double *xs, *vs, *ts;
   const double *omega, *ends;
   double dt, t_end;
@@ -149,6 +155,7 @@ struct LorenzLanes {
   struct State {
     LimitVec x, y, z, t;
   };
+  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
   double *xs, *ys, *zs, *ts;
   const double* rhos;
   double sigma, beta, dt, t_end;
@@ -200,6 +207,7 @@ struct BorisLanes {
   struct State {
     LimitVec x, y, z, vx, vy, vz, t;
   };
+  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
   double *xs, *ys, *zs, *vxs, *vys, *vzs, *ts;
   const double *oxs, *oys, *ozs;
   double dt, t_end;
@@ -312,12 +320,11 @@ __attribute__((noinline, flatten)) std::int64_t unmasked_bursts(const Lanes& lan
 /// lane's step budget ends sooner) while every lane runs, then finished or out-of-budget lanes
 /// written back and refilled; returns when every lane is empty. Each lane's mask comes from its own
 /// state (Lanes::live), so a lane whose sample finished idles, masked, until the next look. Without
-/// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there, once
-/// limit_quiet_bursts masked bursts in a row saw no stop, a burst that starts with every lane
-/// running steps them unmasked, each lane's end still tested after every step, and if one ended,
-/// the burst runs again from its start, masked. (AVX-512 masks the
-/// arithmetic itself, for free.) Flattened: every call inlined, so the vectors never leave
-/// registers for a helper's frame.
+/// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there (and
+/// where Lanes::unmasked_bursts says so), once limit_quiet_bursts masked bursts in a row saw no
+/// stop, a burst that starts with every lane running steps them unmasked, each lane's end still
+/// tested after every step, and if one ended, the burst runs again from its start, masked.
+/// Flattened: every call inlined, so the vectors never leave registers for a helper's frame.
 template <int vectors, class Lanes>
 __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, std::int64_t end,
                                         std::int64_t max_steps) {
@@ -356,7 +363,7 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
     const std::int64_t first_stop = *std::min_element(soonest, soonest + vectors);
     if (first_stop == never) break;
     // Bursts while every lane runs within its budget: one vector test a look.
-    if (limit_unmasked_bursts && quiet >= limit_quiet_bursts && every_lane_runs()) {
+    if (Lanes::unmasked_bursts && quiet >= limit_quiet_bursts && every_lane_runs()) {
       const std::int64_t kept = unmasked_bursts<vectors>(lanes, vec, first_stop - clock);
       clock += kept;
       quiet =
@@ -372,7 +379,7 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
         masked_burst(burst);
         clock += burst;
         if (!(clock < first_stop && every_lane_runs())) break;
-        if (limit_unmasked_bursts && ++quiet >= limit_quiet_bursts) break;  // on, unmasked
+        if (Lanes::unmasked_bursts && ++quiet >= limit_quiet_bursts) break;  // on, unmasked
       }
     }
     // A stop after a long quiet stretch (long samples, stopping together): the next lanes start
