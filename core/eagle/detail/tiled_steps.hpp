@@ -65,7 +65,7 @@ struct TiledSteps {
   static constexpr int pack_registers = native_vector_registers >= 32 ? NS + NI + 1 : NS + 2;
   /// Packs a step's dependency chain needs in flight to keep the FMA units busy, registers or not:
   /// spilled state fields cost a load and a store a step, an idle unit its whole latency (the Boris
-  /// pusher, 7 state fields, AMD EPYC: AVX2 and SSE2 1 pack -> 3 ran 2.3x and 1.7x faster, AVX-512
+  /// pusher, 7 state fields, AMD EPYC: AVX2 and SSE2 1 pack -> 3 ran 2.2x and 1.7x faster, AVX-512
   /// 2 -> 4 1.4x; 5 and 6 no faster). Not measured on single lanes: they keep the registers' count.
   static constexpr int latency_packs = W == 1 ? 1 : native_vector_registers >= 32 ? 4 : 3;
   /// Packs advanced side by side: the model's own count, or as many as the vector registers hold,
