@@ -430,6 +430,32 @@ TEST_F(BadInput, NonFiniteInput) {
   expect_rejected([&] { batch.run(1, 100); }, "input plane 0 ('omega') holds a non-finite value at sample 7");
 }
 
+// The check reads blocks of samples (2048 a work item on a host), runs of 8 inside each: whichever
+// block, run or tail holds the bad values, it names the lowest sample.
+TEST_F(BadInput, NonFiniteNamesTheLowestSampleAcrossBlocks) {
+  batch = OscillatorBatch(2 * 2048 + 11);
+  before = batch.state_now();
+  const auto set = [](const Kokkos::View<double*, Mem>& plane, std::size_t i, double value) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plane);
+    host(i) = value;
+    Kokkos::deep_copy(plane, host);
+  };
+  set(batch.t, 4106, std::numeric_limits<double>::quiet_NaN());  // the last sample, in the tail of a block
+  before = batch.state_now();
+  expect_rejected([&] { batch.run(16, 100); }, "state plane 2 ('t') holds a non-finite value at sample 4106");
+  set(batch.v, 3001, -std::numeric_limits<double>::infinity());  // a block's run of 8, not its first lane
+  before = batch.state_now();
+  expect_rejected([&] { batch.run(16, 100); }, "state plane 1 ('v') holds a non-finite value at sample 3001");
+  set(batch.x, 2047, std::numeric_limits<double>::quiet_NaN());  // the first block's last sample
+  before = batch.state_now();
+  expect_rejected([&] { batch.run(1, 100); }, "state plane 0 ('x') holds a non-finite value at sample 2047");
+  set(batch.x, 2047, 1.0), set(batch.v, 3001, 0.0), set(batch.t, 4106, 0.0);  // a finite state again
+  set(batch.omega, 4100, std::numeric_limits<double>::infinity());            // inputs: their own lowest
+  set(batch.omega, 2050, std::numeric_limits<double>::quiet_NaN());
+  before = batch.state_now();
+  expect_rejected([&] { batch.run(1, 100); }, "input plane 0 ('omega') holds a non-finite value at sample 2050");
+}
+
 TEST_F(BadInput, NegativeTileLanes) {
   RunOptions o;
   o.tile_lanes = -3;

@@ -5,6 +5,7 @@
 #include <eagle/detail/dispatch.hpp>
 #include <eagle/detail/fused_steps.hpp>
 #include <eagle/detail/rows.hpp>
+#include <eagle/detail/sample_blocks.hpp>
 #include <eagle/detail/tiled_steps.hpp>
 #include <eagle/fields.hpp>
 #include <eagle/model.hpp>
@@ -15,13 +16,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <type_traits>
 
 namespace eagle::detail {
-
-/// Host execution spaces run the tile; others one sample per work item.
-template <class ExecSpace>
-inline constexpr bool is_host_space = std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
 
 /// Lanes of ExecSpace that step in lockstep: its widest team vector on a device (a warp, a
 /// wavefront: Kokkos says which), 1 on a host, where each thread visits its rows one by one.

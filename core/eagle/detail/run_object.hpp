@@ -15,6 +15,7 @@
 #include <eagle/detail/launch.hpp>
 #include <eagle/detail/region.hpp>
 #include <eagle/detail/rows.hpp>
+#include <eagle/detail/sample_blocks.hpp>
 #include <eagle/detail/saturating.hpp>
 #include <eagle/detail/signal_watch.hpp>
 #include <eagle/fields.hpp>
@@ -47,14 +48,26 @@ namespace eagle::detail {
 /// a step. Returns how many run.
 template <class ExecSpace, class Mem>
 std::int64_t initialise_status(const ExecSpace& exec, const Bookkeeping<Mem>& book) {
+  const auto n = static_cast<std::int64_t>(book.terminated.extent(0));
+  const std::int64_t block = pass_block<ExecSpace>;
   std::int64_t running = 0;
   Kokkos::parallel_reduce(
       "eagle::initial_status",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, book.terminated.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum) {
-        book.status(i) = book.terminated(i) ? status::finished : status::running;
-        book.steps_taken(i) = 0;
-        sum += book.terminated(i) ? 0 : 1;
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, pass_blocks<ExecSpace>(n)),
+      KOKKOS_LAMBDA(const std::int64_t b, std::int64_t& sum) {
+        const SampleBlock samples(b, block, n);
+        // Through pointers held in registers: a byte store may alias a View's own pointer, which
+        // would then be read again at every sample and keep the loop off SIMD lanes.
+        const bool* const terminated = book.terminated.data();
+        std::uint8_t* const code = book.status.data();
+        std::int64_t* const steps = book.steps_taken.data();
+        std::int64_t runs = 0;
+        for (std::int64_t i = samples.begin; i < samples.end; ++i) {
+          code[i] = terminated[i] ? status::finished : status::running;
+          steps[i] = 0;
+          runs += terminated[i] ? 0 : 1;
+        }
+        sum += runs;
       },
       running);
   return running;
@@ -67,19 +80,33 @@ template <class ExecSpace, class Mem>
 void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, std::int64_t max_steps, Report& report) {
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const auto n = static_cast<std::int64_t>(book.status.extent(0));
+  const std::int64_t block = pass_block<ExecSpace>;
   const auto codes = book.status;
   const auto taken = book.steps_taken;
   std::int64_t running = 0, finished = 0, longest = 0, sample_steps = 0;
   Kokkos::parallel_reduce(
-      "eagle::summary", Range(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& r, std::int64_t& f, std::int64_t& sum, std::int64_t& most) {
-        const std::int64_t steps = taken(i);
-        std::uint8_t code = codes(i);
-        if (code == status::running && steps >= max_steps) codes(i) = code = status::capped;
-        r += code == status::running || code == status::capped ? 1 : 0;
-        f += status::is_finished(code) ? 1 : 0;
-        sum += steps;
-        most = steps > most ? steps : most;
+      "eagle::summary", Range(exec, 0, pass_blocks<ExecSpace>(n)),
+      KOKKOS_LAMBDA(const std::int64_t b, std::int64_t& r, std::int64_t& f, std::int64_t& sum, std::int64_t& most) {
+        const SampleBlock samples(b, block, n);
+        // Pointers and the cap in registers, as in initialise_status.
+        std::uint8_t* const code_of = codes.data();
+        const std::int64_t* const steps_of = taken.data();
+        const std::int64_t cap = max_steps;
+        std::int64_t runs = 0, done = 0, steps_sum = 0, steps_most = 0;
+        for (std::int64_t i = samples.begin; i < samples.end; ++i) {
+          const std::int64_t steps = steps_of[i];
+          std::uint8_t code = code_of[i];
+          if (code == status::running && steps >= cap) code = status::capped;
+          code_of[i] = code;
+          runs += code == status::running || code == status::capped ? 1 : 0;
+          done += status::is_finished(code) ? 1 : 0;
+          steps_sum += steps;
+          steps_most = steps > steps_most ? steps : steps_most;
+        }
+        r += runs;
+        f += done;
+        sum += steps_sum;
+        if (steps_most > most) most = steps_most;
       },
       running, finished, sample_steps, Kokkos::Max<std::int64_t>(longest));
   report.unfinished = running;
