@@ -434,7 +434,6 @@ TEST_F(BadInput, NonFiniteInput) {
 // block, run or tail holds the bad values, it names the lowest sample.
 TEST_F(BadInput, NonFiniteNamesTheLowestSampleAcrossBlocks) {
   batch = OscillatorBatch(2 * 2048 + 11);
-  before = batch.state_now();
   const auto set = [](const Kokkos::View<double*, Mem>& plane, std::size_t i, double value) {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plane);
     host(i) = value;
