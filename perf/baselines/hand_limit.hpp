@@ -7,7 +7,8 @@
 // steps between looks at which lanes still run; each lane's mask computed from its own state at
 // every step (t against its end: on AVX-512 a compare into a k register, no mask vector held across
 // steps), finished lanes masked with blends and refilled with the work item's next samples at the
-// looks; no sample stepped past max_steps. Beside it, the plain run-to-completion block loop on
+// looks (without AVX-512, while every lane runs, unmasked steps to the first lane's end, then the
+// look); no sample stepped past max_steps. Beside it, the plain run-to-completion block loop on
 // uniform batches (plain_oscillator): a guard that B is no slower than simpler code.
 // Checked with objdump on the AVX-512 build (-march=native, GCC 12): the step loop is vfmadd/
 // vfnmadd/vaddpd on zmm registers, vcmppd into k masks and vblendmpd, no scalar fallback; on the
@@ -39,13 +40,11 @@ inline constexpr int limit_registers = 16;
 using LimitVec = double __attribute__((vector_size(limit_width * sizeof(double))));
 using LimitMask = std::int64_t __attribute__((vector_size(limit_width * sizeof(double))));
 inline constexpr int limit_steps_between_looks = 32;
-/// Whether bursts run unmasked once lanes stop seldom: without AVX-512 a masked step pays a blend
-/// per state field; AVX-512 masks the arithmetic itself (each Lanes may say otherwise).
-#if defined(__AVX512F__)
-inline constexpr bool limit_unmasked_bursts = false;
-#else
-inline constexpr bool limit_unmasked_bursts = true;
-#endif
+/// Whether, while every lane runs, the lanes step unmasked until the first step in which one ends
+/// (exact_burst), rather than in masked or undone bursts: without AVX-512 a masked step pays a
+/// blend per state field and a vector holds few lanes, so lanes end seldom; on AVX-512 a lane of
+/// the 48 in flight ends nearly every step of a spread batch.
+inline constexpr bool limit_exact_bursts = limit_registers < 32;
 /// Masked bursts without a stop after which bursts run unmasked.
 inline constexpr int limit_quiet_bursts = 2;
 /// Samples one work item advances, its lanes refilled from them: long chunks, since a chunk ends
@@ -103,10 +102,11 @@ struct OscillatorLanes {
   struct State {
     LimitVec x, v, t;
   };
-  /// On AVX-512 too where every lane ends together: the mask is a large share of so short a step
-  /// (AMD EPYC, uniform n = 10^5: 3.96 -> 3.0 ms); with ends per sample the bursts undone cost
-  /// more (spread-100: 2.3 -> 2.6 ms; Lorenz and Boris: no gain).
-  static constexpr bool unmasked_bursts = limit_unmasked_bursts || !PerSampleEnd;
+  /// On AVX-512 (elsewhere exact bursts run instead), undone bursts where every lane ends together:
+  /// the mask is a large share of so short a step (AMD EPYC, uniform n = 10^5: 3.96 -> 3.0 ms);
+  /// with ends per sample the bursts undone cost more (spread-100: 2.3 -> 2.6 ms; Lorenz and
+  /// Boris: no gain).
+  static constexpr bool unmasked_bursts = !PerSampleEnd;
   double *xs, *vs, *ts;
   const double *omega, *ends;
   double dt, t_end;
@@ -155,7 +155,7 @@ struct LorenzLanes {
   struct State {
     LimitVec x, y, z, t;
   };
-  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
+  static constexpr bool unmasked_bursts = false;  ///< no gain on AVX-512 (see OscillatorLanes)
   double *xs, *ys, *zs, *ts;
   const double* rhos;
   double sigma, beta, dt, t_end;
@@ -207,7 +207,7 @@ struct BorisLanes {
   struct State {
     LimitVec x, y, z, vx, vy, vz, t;
   };
-  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
+  static constexpr bool unmasked_bursts = false;  ///< no gain on AVX-512 (see OscillatorLanes)
   double *xs, *ys, *zs, *vxs, *vys, *vzs, *ts;
   const double *oxs, *oys, *ozs;
   double dt, t_end;
@@ -316,14 +316,35 @@ __attribute__((noinline, flatten)) std::int64_t unmasked_bursts(const Lanes& lan
   return kept;
 }
 
+/// Unmasked steps of every lane, all running, up to `steps` (at least 1), ending after the first
+/// step in which a lane ended; returns the steps taken.
+template <int vectors, class Lanes>
+__attribute__((always_inline)) inline std::int64_t exact_burst(const Lanes& lanes, typename Lanes::Vec (&vec)[vectors],
+                                                               std::int64_t steps) {
+  const LimitMask every_lane = LimitMask{} == 0;
+  std::int64_t taken = 0;
+  bool ended = false;
+  while (!ended && taken < steps) {
+    LimitMask done = LimitMask{};
+    for_each_vector<vectors>([&](auto j) {
+      lanes.step(vec[j], every_lane);
+      done |= ~lanes.live(vec[j]);
+    });
+    ended = any_lane(done);
+    ++taken;
+  }
+  return taken;
+}
+
 /// Advances samples [begin, end) on `vectors` vectors of lanes: bursts of 32 steps (fewer where a
 /// lane's step budget ends sooner) while every lane runs, then finished or out-of-budget lanes
 /// written back and refilled; returns when every lane is empty. Each lane's mask comes from its own
 /// state (Lanes::live), so a lane whose sample finished idles, masked, until the next look. Without
-/// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there (and
-/// where Lanes::unmasked_bursts says so), once limit_quiet_bursts masked bursts in a row saw no
-/// stop, a burst that starts with every lane running steps them unmasked, each lane's end still
-/// tested after every step, and if one ended, the burst runs again from its start, masked.
+/// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there, while
+/// every lane runs, they step unmasked to the first end (exact_burst). On AVX-512, where
+/// Lanes::unmasked_bursts says so, once limit_quiet_bursts masked bursts in a row saw no stop, a
+/// burst that starts with every lane running steps them unmasked, each lane's end still tested
+/// after every step, and if one ended, the burst runs again from its start, masked.
 /// Flattened: every call inlined, so the vectors never leave registers for a helper's frame.
 template <int vectors, class Lanes>
 __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, std::int64_t end,
@@ -362,8 +383,10 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
   for (;;) {
     const std::int64_t first_stop = *std::min_element(soonest, soonest + vectors);
     if (first_stop == never) break;
-    // Bursts while every lane runs within its budget: one vector test a look.
-    if (Lanes::unmasked_bursts && quiet >= limit_quiet_bursts && every_lane_runs()) {
+    if (limit_exact_bursts && every_lane_runs()) {
+      clock += exact_burst<vectors>(lanes, vec, first_stop - clock);
+    } else if (Lanes::unmasked_bursts && quiet >= limit_quiet_bursts && every_lane_runs()) {
+      // Bursts while every lane runs within its budget: one vector test a look.
       const std::int64_t kept = unmasked_bursts<vectors>(lanes, vec, first_stop - clock);
       clock += kept;
       quiet =
