@@ -40,6 +40,14 @@ inline constexpr int limit_registers = 16;
 using LimitVec = double __attribute__((vector_size(limit_width * sizeof(double))));
 using LimitMask = std::int64_t __attribute__((vector_size(limit_width * sizeof(double))));
 inline constexpr int limit_steps_between_looks = 32;
+/// Whether bursts run unmasked (undone if a lane ends) once lanes stop seldom: without AVX-512 a
+/// masked step pays a blend per state field, and an unmasked burst tests lanes' ends once, where an
+/// exact one tests them every step; AVX-512 masks the arithmetic itself (each Lanes may say otherwise).
+#if defined(__AVX512F__)
+inline constexpr bool limit_unmasked_bursts = false;
+#else
+inline constexpr bool limit_unmasked_bursts = true;
+#endif
 /// Whether, while every lane runs, the lanes step unmasked until the first step in which one ends
 /// (exact_burst), rather than in masked or undone bursts: without AVX-512 a masked step pays a
 /// blend per state field and a vector holds few lanes, so lanes end seldom; on AVX-512 a lane of
@@ -102,11 +110,10 @@ struct OscillatorLanes {
   struct State {
     LimitVec x, v, t;
   };
-  /// On AVX-512 (elsewhere exact bursts run instead), undone bursts where every lane ends together:
-  /// the mask is a large share of so short a step (AMD EPYC, uniform n = 10^5: 3.96 -> 3.0 ms);
-  /// with ends per sample the bursts undone cost more (spread-100: 2.3 -> 2.6 ms; Lorenz and
-  /// Boris: no gain).
-  static constexpr bool unmasked_bursts = !PerSampleEnd;
+  /// On AVX-512 too where every lane ends together: the mask is a large share of so short a step
+  /// (AMD EPYC, uniform n = 10^5: 3.96 -> 3.0 ms); with ends per sample the bursts undone cost
+  /// more (spread-100: 2.3 -> 2.6 ms; Lorenz and Boris: no gain).
+  static constexpr bool unmasked_bursts = limit_unmasked_bursts || !PerSampleEnd;
   double *xs, *vs, *ts;
   const double *omega, *ends;
   double dt, t_end;
@@ -155,7 +162,7 @@ struct LorenzLanes {
   struct State {
     LimitVec x, y, z, t;
   };
-  static constexpr bool unmasked_bursts = false;  ///< no gain on AVX-512 (see OscillatorLanes)
+  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
   double *xs, *ys, *zs, *ts;
   const double* rhos;
   double sigma, beta, dt, t_end;
@@ -207,7 +214,7 @@ struct BorisLanes {
   struct State {
     LimitVec x, y, z, vx, vy, vz, t;
   };
-  static constexpr bool unmasked_bursts = false;  ///< no gain on AVX-512 (see OscillatorLanes)
+  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
   double *xs, *ys, *zs, *vxs, *vys, *vzs, *ts;
   const double *oxs, *oys, *ozs;
   double dt, t_end;
@@ -257,17 +264,19 @@ struct BorisLanes {
   }
 };
 
-/// Whether any lane of `m` is set: one instruction or two on each ISA (a lane-by-lane loop costs a
-/// look as much as two steps on AVX-512).
-inline bool any_lane(LimitMask m) {
+/// The lanes of `m` as bits (lane l: bit l): one instruction on each ISA (a lane-by-lane loop costs
+/// a look as much as two steps on AVX-512).
+inline unsigned lane_bits(LimitMask m) {
 #if defined(__AVX512F__)
-  return _mm512_test_epi64_mask(reinterpret_cast<__m512i>(m), reinterpret_cast<__m512i>(m)) != 0;
+  return _mm512_test_epi64_mask(reinterpret_cast<__m512i>(m), reinterpret_cast<__m512i>(m));
 #elif defined(__AVX__)
-  return _mm256_movemask_pd(reinterpret_cast<__m256d>(m)) != 0;
+  return static_cast<unsigned>(_mm256_movemask_pd(reinterpret_cast<__m256d>(m)));
 #else
-  return _mm_movemask_pd(reinterpret_cast<__m128d>(m)) != 0;
+  return static_cast<unsigned>(_mm_movemask_pd(reinterpret_cast<__m128d>(m)));
 #endif
 }
+/// Whether any lane of `m` is set.
+inline bool any_lane(LimitMask m) { return lane_bits(m) != 0; }
 /// Whether every lane of `m` is set.
 inline bool all_lanes(LimitMask m) { return !any_lane(~m); }
 
@@ -319,20 +328,20 @@ __attribute__((noinline, flatten)) std::int64_t unmasked_bursts(const Lanes& lan
 /// Unmasked steps of every lane, all running, up to `steps` (at least 1), ending after the first
 /// step in which a lane ended; returns the steps taken.
 template <int vectors, class Lanes>
-__attribute__((always_inline)) inline std::int64_t exact_burst(const Lanes& lanes, typename Lanes::Vec (&vec)[vectors],
-                                                               std::int64_t steps) {
+__attribute__((noinline, flatten)) std::int64_t exact_burst(const Lanes& lanes, typename Lanes::Vec (&vec)[vectors],
+                                                            std::int64_t steps) {
   const LimitMask every_lane = LimitMask{} == 0;
+  constexpr unsigned every_bit = (1U << limit_width) - 1;
   std::int64_t taken = 0;
-  bool ended = false;
-  while (!ended && taken < steps) {
-    LimitMask done = LimitMask{};
+  unsigned ended = 0;
+  do {  // the ends folded as bits: GCC 12 scalarised an OR of SSE2 mask vectors
+    ended = 0;
     for_each_vector<vectors>([&](auto j) {
       lanes.step(vec[j], every_lane);
-      done |= ~lanes.live(vec[j]);
+      ended |= lane_bits(lanes.live(vec[j])) ^ every_bit;
     });
-    ended = any_lane(done);
     ++taken;
-  }
+  } while (ended == 0 && taken < steps);
   return taken;
 }
 
@@ -383,19 +392,27 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
   for (;;) {
     const std::int64_t first_stop = *std::min_element(soonest, soonest + vectors);
     if (first_stop == never) break;
-    if (limit_exact_bursts && every_lane_runs()) {
-      clock += exact_burst<vectors>(lanes, vec, first_stop - clock);
-    } else if (Lanes::unmasked_bursts && quiet >= limit_quiet_bursts && every_lane_runs()) {
+    if (Lanes::unmasked_bursts && quiet >= limit_quiet_bursts && every_lane_runs()) {
       // Bursts while every lane runs within its budget: one vector test a look.
       const std::int64_t kept = unmasked_bursts<vectors>(lanes, vec, first_stop - clock);
       clock += kept;
       quiet =
           static_cast<int>(std::min<std::int64_t>(quiet + kept / limit_steps_between_looks, 2 * limit_quiet_bursts));
-      if (clock < first_stop) {  // the burst in which a lane ended, again, masked
+      if (clock < first_stop) {  // the burst in which a lane ended, again: to that end, or masked
         const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, first_stop - clock);
-        masked_burst(burst);
-        clock += burst;
+        if constexpr (limit_exact_bursts) {
+          clock += exact_burst<vectors>(lanes, vec, burst);
+        } else {
+          masked_burst(burst);
+          clock += burst;
+        }
       }
+    } else if (limit_exact_bursts && every_lane_runs()) {
+      // To the first end, however far: its quiet stretches count as quiet bursts.
+      const std::int64_t taken = exact_burst<vectors>(lanes, vec, first_stop - clock);
+      clock += taken;
+      quiet = static_cast<int>(
+          std::min<std::int64_t>(quiet + (taken - 1) / limit_steps_between_looks, 2 * limit_quiet_bursts));
     } else {
       for (;;) {
         const std::int64_t burst = std::min<std::int64_t>(limit_steps_between_looks, first_stop - clock);

@@ -331,27 +331,27 @@ struct TiledSteps {
   EAGLE_HOST_FLATTEN static std::int64_t exact_burst(Group& g, const Model& m, std::int64_t steps) {
     Packs b;
     for_each_index<interleave>([&](auto p) { load_pack<p>(g, b); });
-    Mask stops[interleave];  // the lanes that stopped in the last step
+    unsigned stops[interleave];  // the lanes of each pack that stopped in the last step, as bits
     std::int64_t taken = 0;
     unsigned stopped = 0;
     do {
+      // The packs' stops are folded as bits, a movmsk each: GCC 12 turned an OR of the SSE2 mask
+      // vectors into scalar selects lane by lane.
+      stopped = 0;
       for_each_index<interleave>([&](auto p) {
         constexpr int i = p.value;
         auto s = step_fields<NS>(b.s[i], Mask(true), std::make_index_sequence<NS>{});
         const auto r = take_step(m, s, step_fields<NI>(b.in[i], Mask(true), std::make_index_sequence<NI>{}), 0, 0);
         for_each_index<NS>([&](auto f) { b.s[i][f.value] = s[f.value]; });
         if constexpr (coded) {
-          stops[i] = !r.running;
-          b.code[i] = Lane::keep_codes(stops[i], r.code, b.code[i]);
+          const Mask stop = !r.running;
+          b.code[i] = Lane::keep_codes(stop, r.code, b.code[i]);
+          stops[i] = Lane::bits(stop);
         } else {
-          stops[i] = static_cast<Mask>(r);
+          stops[i] = Lane::bits(static_cast<Mask>(r));
         }
+        stopped |= stops[i];
       });
-      Mask any = stops[0];
-      for_each_index<interleave>([&](auto p) {
-        if constexpr (p.value > 0) any = any | stops[p.value];
-      });
-      stopped = Lane::bits(any);  // one movmsk a group-step
       ++taken;
     } while (stopped == 0 && taken < steps);
     for_each_index<interleave>([&](auto p) {
@@ -359,7 +359,7 @@ struct TiledSteps {
       store_state<i>(b, g);
       Lane::add(g.ran[i], Mask(true), taken);
       if constexpr (coded) g.code[i] = b.code[i];
-      g.running[i] = all_lanes & ~Lane::bits(stops[i]);
+      g.running[i] = all_lanes & ~stops[i];
     });
     return taken;
   }
