@@ -49,9 +49,9 @@ inline constexpr bool limit_unmasked_bursts = false;
 inline constexpr bool limit_unmasked_bursts = true;
 #endif
 /// Whether, while every lane runs, the lanes step unmasked until the first step in which one ends
-/// (exact_burst), rather than in masked or undone bursts: without AVX-512 a masked step pays a
-/// blend per state field and a vector holds few lanes, so lanes end seldom; on AVX-512 a lane of
-/// the 48 in flight ends nearly every step of a spread batch.
+/// (exact_burst), rather than in masked bursts: without AVX-512 a masked step pays a blend per
+/// state field and a vector holds few lanes, so lanes end seldom; on AVX-512 a lane of the 48 in
+/// flight ends nearly every step of a spread batch.
 inline constexpr bool limit_exact_bursts = limit_registers < 32;
 /// Masked bursts without a stop after which bursts run unmasked.
 inline constexpr int limit_quiet_bursts = 2;
@@ -292,7 +292,7 @@ __attribute__((always_inline)) inline void for_each_vector(F&& f) {
 }
 
 /// Unmasked bursts of up to 32 steps, while every lane runs, up to `steps` steps: each lane's end
-/// tested after every step; a burst in which a lane ended is undone (the caller reruns it masked).
+/// tested after every step; a burst in which a lane ended is undone (the caller reruns it).
 /// Returns the steps kept. A function of its own, so that the vectors stay in registers from burst
 /// to burst: inside run_lanes, GCC 12 kept the AVX2 vectors' t on the stack (a store and a load on
 /// the t chain at every step), and returning to it after every burst cost a load and a store of
@@ -350,10 +350,11 @@ __attribute__((noinline, flatten)) std::int64_t exact_burst(const Lanes& lanes, 
 /// written back and refilled; returns when every lane is empty. Each lane's mask comes from its own
 /// state (Lanes::live), so a lane whose sample finished idles, masked, until the next look. Without
 /// AVX-512 a masked step pays a blend per state field (3 instructions each on SSE2): there, while
-/// every lane runs, they step unmasked to the first end (exact_burst). On AVX-512, where
-/// Lanes::unmasked_bursts says so, once limit_quiet_bursts masked bursts in a row saw no stop, a
-/// burst that starts with every lane running steps them unmasked, each lane's end still tested
-/// after every step, and if one ended, the burst runs again from its start, masked.
+/// every lane runs, they step unmasked to the first end (exact_burst). There too, and on AVX-512
+/// where Lanes::unmasked_bursts says so, once limit_quiet_bursts bursts' worth of steps saw no
+/// stop, a burst that starts with every lane running steps them unmasked, the lanes' ends gathered
+/// every step and tested once a burst, and if one ended, the burst runs again from its start, to
+/// that end (exact, without AVX-512) or masked.
 /// Flattened: every call inlined, so the vectors never leave registers for a helper's frame.
 template <int vectors, class Lanes>
 __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, std::int64_t end,

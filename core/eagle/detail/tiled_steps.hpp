@@ -79,8 +79,8 @@ struct TiledSteps {
   /// Whether a burst in which every lane steps runs unmasked and uncounted to the first step in
   /// which a lane stops (exact_burst), rather than masked and counted: where a masked step pays a
   /// blend a state field (no AVX-512 k registers) and a group is narrow, so a burst sees few stops
-  /// (the oscillator's spread batches, AMD EPYC: SSE2 1.4x, AVX2 1.2-1.3x faster). On AVX-512 a
-  /// group of 48 lanes saw a stop almost every step: 1.9x slower.
+  /// (the oscillator's spread batches, AMD EPYC: SSE2 1.6-2.0x, AVX2 1.3-1.6x faster). On AVX-512
+  /// a group of 48 lanes saw a stop almost every step: 1.9x slower.
   static constexpr bool exact_bursts = W > 1 && native_vector_registers < 32 && !takes_context<Model>;
   static constexpr int look_every = K < tile_look_every ? K : tile_look_every;
   static constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
