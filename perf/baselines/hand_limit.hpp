@@ -89,11 +89,18 @@ inline LimitVec loadu(const double* p) {
   return vec;
 }
 inline void storeu(double* p, LimitVec vec) { std::memcpy(p, &vec, sizeof vec); }
-/// The mask of lane l alone.
+/// W - 1 clear lanes, a set one, W - 1 clear: lane l's mask is the W values from W - 1 - l.
+inline constexpr auto one_lane_window = [] {
+  std::array<std::int64_t, 2 * limit_width - 1> window{};
+  window[limit_width - 1] = -1;
+  return window;
+}();
+/// The mask of lane l alone, one load: SSE2 has no 64-bit compare for `index == l`, and with l
+/// known only at run time (the refill's) the compare made SSE2's spread batches 5 % slower.
 inline LimitMask lane_mask(int l) {
-  LimitMask index;
-  for (int i = 0; i < limit_width; ++i) index[i] = i;
-  return index == l;
+  LimitMask mask;
+  std::memcpy(&mask, one_lane_window.data() + (limit_width - 1 - l), sizeof mask);
+  return mask;
 }
 
 /// The oscillator: x += dt v, v -= (dt w w) x, t += dt, the end time per lane (`PerSampleEnd`) or one
@@ -331,14 +338,13 @@ template <int vectors, class Lanes>
 __attribute__((noinline, flatten)) std::int64_t exact_burst(const Lanes& lanes, typename Lanes::Vec (&vec)[vectors],
                                                             std::int64_t steps) {
   const LimitMask every_lane = LimitMask{} == 0;
-  constexpr unsigned every_bit = (1U << limit_width) - 1;
   std::int64_t taken = 0;
   unsigned ended = 0;
   do {  // the ends folded as bits: GCC 12 scalarised an OR of SSE2 mask vectors
     ended = 0;
     for_each_vector<vectors>([&](auto j) {
       lanes.step(vec[j], every_lane);
-      ended |= lane_bits(lanes.live(vec[j])) ^ every_bit;
+      ended |= lane_bits(~lanes.live(vec[j]));
     });
     ++taken;
   } while (ended == 0 && taken < steps);
@@ -364,16 +370,19 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
   const LimitMask every_lane = LimitMask{} == 0;
   typename Lanes::Vec vec[vectors];
   std::int64_t row[vectors][W], stop[vectors][W], soonest[vectors];  // stop: the clock its budget ends at
+  unsigned empty[vectors];                                           // lanes with no sample left to take, as bits
   std::int64_t clock = 0, next = begin;
+  constexpr unsigned every_bit = (1U << W) - 1;
   const auto fill = [&](auto j, int l) {
     const LimitMask here = lane_mask(l);
     row[j][l] = next < end ? next++ : -1;
     stop[j][l] = row[j][l] < 0 ? never : clock + max_steps;
     lanes.load(vec[j], here, row[j][l] < 0 ? begin : row[j][l]);  // empty lanes compute on a real sample, masked
-    if (row[j][l] < 0) lanes.empty(vec[j], here);
+    if (row[j][l] < 0) lanes.empty(vec[j], here), empty[j] |= 1U << l;
   };
   for_each_vector<vectors>([&](auto j) {
     vec[j] = typename Lanes::Vec{};
+    empty[j] = 0;
     for (int l = 0; l < W; ++l) fill(j, l);
     soonest[j] = *std::min_element(stop[j], stop[j] + W);
   });
@@ -427,11 +436,17 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
     // quiet too.
     if (clock >= first_stop || !every_lane_runs()) quiet = quiet >= 2 * limit_quiet_bursts ? limit_quiet_bursts : 0;
     for_each_vector<vectors>([&](auto j) {
-      const LimitMask run = lanes.live(vec[j]);
-      if (all_lanes(run) && soonest[j] > clock) return;
+      // The lanes to turn over, as bits: finished, or out of budget once the clock reaches the
+      // vector's soonest stop. A loop over the set bits, not a test of each lane's mask: spread
+      // batches ran 7-13 % faster on AVX2 and 12-20 % on AVX-512 (AMD EPYC).
+      unsigned turn = every_bit & ~lane_bits(lanes.live(vec[j])) & ~empty[j];
+      if (soonest[j] <= clock) {
+        for (int l = 0; l < W; ++l) turn |= static_cast<unsigned>(stop[j][l] <= clock) << l;
+      }
+      if (turn == 0) return;
       // A whole vector turning over at once (a uniform batch's every look that sees a stop): vector
       // stores and loads where its rows and the next W samples are consecutive.
-      bool whole = !any_lane(run) && row[j][0] >= 0;
+      bool whole = turn == every_bit;
       for (int l = 1; l < W; ++l) whole = whole && row[j][l] == row[j][0] + l;
       if (whole) {
         lanes.store_all(vec[j], row[j][0]);
@@ -444,12 +459,9 @@ __attribute__((flatten)) void run_lanes(const Lanes& lanes, std::int64_t begin, 
         }
         for (int l = 0; l < W; ++l) row[j][l] = -1;  // stored: the lanes below only refill
       }
-      for (int l = 0; l < W; ++l) {
-        if (row[j][l] >= 0 && run[l] != 0 && stop[j][l] > clock) continue;
-        if (row[j][l] >= 0)
-          lanes.store(vec[j], l, row[j][l]);
-        else if (stop[j][l] == never)
-          continue;  // empty already
+      for (; turn != 0; turn &= turn - 1) {
+        const int l = __builtin_ctz(turn);
+        if (row[j][l] >= 0) lanes.store(vec[j], l, row[j][l]);
         fill(j, l);
       }
       soonest[j] = *std::min_element(stop[j], stop[j] + W);
