@@ -13,48 +13,23 @@
 // Checked with objdump on the AVX-512 build (-march=native, GCC 12): the step loop is vfmadd/
 // vfnmadd/vaddpd on zmm registers, vcmppd into k masks and vblendmpd, no scalar fallback; on the
 // default x86-64 flags, mulpd/addpd on xmm with andpd/andnpd/orpd selects.
+// Its vectors are in limit_vectors.hpp, its models' lanes in limit_models.hpp; here, the run loop,
+// the plain loop and the entry points the benchmarks call.
 
-#include <immintrin.h>
+#include <baselines/limit_models.hpp>
+#include <baselines/limit_vectors.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <utility>
 
 namespace eagle::perf {
 
-#if defined(__AVX512F__)
-inline constexpr int limit_width = 8;
-inline constexpr int limit_registers = 32;
-#elif defined(__AVX__)
-inline constexpr int limit_width = 4;
-inline constexpr int limit_registers = 16;
-#else
-inline constexpr int limit_width = 2;
-inline constexpr int limit_registers = 16;
-#endif
-using LimitVec = double __attribute__((vector_size(limit_width * sizeof(double))));
-using LimitMask = std::int64_t __attribute__((vector_size(limit_width * sizeof(double))));
-inline constexpr int limit_steps_between_looks = 32;
-/// Whether bursts run unmasked (undone if a lane ends) once lanes stop seldom: without AVX-512 a
-/// masked step pays a blend per state field, and an unmasked burst tests lanes' ends once, where an
-/// exact one tests them every step; AVX-512 masks the arithmetic itself (each Lanes may say otherwise).
-#if defined(__AVX512F__)
-inline constexpr bool limit_unmasked_bursts = false;
-#else
-inline constexpr bool limit_unmasked_bursts = true;
-#endif
-/// Whether, while every lane runs, the lanes step unmasked until the first step in which one ends
-/// (exact_burst), rather than in masked bursts: without AVX-512 a masked step pays a blend per
-/// state field and a vector holds few lanes, so lanes end seldom; on AVX-512 a lane of the 48 in
-/// flight ends nearly every step of a spread batch.
-inline constexpr bool limit_exact_bursts = limit_registers < 32;
-/// Masked bursts without a stop after which bursts run unmasked.
-inline constexpr int limit_quiet_bursts = 2;
 /// Samples one work item advances, its lanes refilled from them: long chunks, since a chunk ends
 /// with its lanes emptying while its longest samples finish (oscillator spread-100, n = 10^5,
 /// AVX-512 Xeon: 1024 samples a chunk 2.79 ms, 4096 2.50 ms), but 8 chunks a thread at least.
@@ -62,230 +37,6 @@ inline std::int64_t limit_chunk(std::int64_t n) {
   const std::int64_t threads = Kokkos::DefaultHostExecutionSpace().concurrency();
   return std::clamp<std::int64_t>(n / (8 * threads), 256, 4096);
 }
-
-/// `m ? a : b` per lane; on SSE2 (no 64-bit compare, GCC scalarises `?:`) with bit operations.
-inline LimitVec blend(LimitMask m, LimitVec a, LimitVec b) {
-#if defined(__AVX__) || defined(__SSE4_1__)
-  return m ? a : b;
-#else
-  return reinterpret_cast<LimitVec>((reinterpret_cast<LimitMask>(a) & m) | (reinterpret_cast<LimitMask>(b) & ~m));
-#endif
-}
-
-/// Lane l of a vector, l known only at run time (through a temporary: the vector stays in its register).
-inline double lane_of(LimitVec vec, int l) {
-  double lanes[limit_width];
-  std::memcpy(lanes, &vec, sizeof vec);
-  return lanes[l];
-}
-/// `vec` with the lanes `where` set to `value`: a blend, never an indexed write into the vector.
-inline LimitVec with_lanes(LimitMask where, double value, LimitVec vec) {
-  return blend(where, LimitVec{} + value, vec);
-}
-/// W consecutive values from p, and into p (no alignment asked).
-inline LimitVec loadu(const double* p) {
-  LimitVec vec;
-  std::memcpy(&vec, p, sizeof vec);
-  return vec;
-}
-inline void storeu(double* p, LimitVec vec) { std::memcpy(p, &vec, sizeof vec); }
-/// W - 1 clear lanes, a set one, W - 1 clear: lane l's mask is the W values from W - 1 - l.
-inline constexpr auto one_lane_window = [] {
-  std::array<std::int64_t, 2 * limit_width - 1> window{};
-  window[limit_width - 1] = -1;
-  return window;
-}();
-/// The mask of lane l alone, one load: SSE2 has no 64-bit compare for `index == l`, and with l
-/// known only at run time (the refill's) the compare made SSE2's spread batches 5 % slower.
-inline LimitMask lane_mask(int l) {
-  LimitMask mask;
-  std::memcpy(&mask, one_lane_window.data() + (limit_width - 1 - l), sizeof mask);
-  return mask;
-}
-
-/// The oscillator: x += dt v, v -= (dt w w) x, t += dt, the end time per lane (`PerSampleEnd`) or one
-/// for all; dt w w is the model's dt * omega * omega, hoisted. A vector's lanes run while t < their
-/// end: the mask is recomputed from t at every step (on AVX-512 a compare into a k register), never
-/// carried in a vector register across steps.
-template <bool PerSampleEnd>
-struct OscillatorLanes {
-  /// One vector of lanes.
-  struct Vec {
-    LimitVec x, v, t, c, e;
-  };
-  /// What a step changes.
-  struct State {
-    LimitVec x, v, t;
-  };
-  /// On AVX-512 too where every lane ends together: the mask is a large share of so short a step
-  /// (AMD EPYC, uniform n = 10^5: 3.96 -> 3.0 ms); with ends per sample the bursts undone cost
-  /// more (spread-100: 2.3 -> 2.6 ms; Lorenz and Boris: no gain).
-  static constexpr bool unmasked_bursts = limit_unmasked_bursts || !PerSampleEnd;
-  double *xs, *vs, *ts;
-  const double *omega, *ends;
-  double dt, t_end;
-
-  void load(Vec& a, LimitMask where, std::int64_t i) const {
-    a.x = with_lanes(where, xs[i], a.x), a.v = with_lanes(where, vs[i], a.v), a.t = with_lanes(where, ts[i], a.t);
-    a.c = with_lanes(where, dt * omega[i] * omega[i], a.c);
-    if constexpr (PerSampleEnd) a.e = with_lanes(where, ends[i], a.e);
-  }
-  void load_all(Vec& a, std::int64_t i) const {
-    a.x = loadu(xs + i), a.v = loadu(vs + i), a.t = loadu(ts + i);
-    const LimitVec w = loadu(omega + i);
-    a.c = dt * w * w;
-    if constexpr (PerSampleEnd) a.e = loadu(ends + i);
-  }
-  void empty(Vec& a, LimitMask where) const { a.t = with_lanes(where, std::numeric_limits<double>::infinity(), a.t); }
-  void store(const Vec& a, int l, std::int64_t i) const {
-    xs[i] = lane_of(a.x, l), vs[i] = lane_of(a.v, l), ts[i] = lane_of(a.t, l);
-  }
-  void store_all(const Vec& a, std::int64_t i) const { storeu(xs + i, a.x), storeu(vs + i, a.v), storeu(ts + i, a.t); }
-  State save(const Vec& a) const { return {a.x, a.v, a.t}; }
-  void restore(Vec& a, const State& s) const { a.x = s.x, a.v = s.v, a.t = s.t; }
-  LimitMask live(const Vec& a) const {
-    if constexpr (PerSampleEnd) return a.t < a.e;
-    return a.t < LimitVec{} + t_end;
-  }
-  /// One step of the lanes `run`; the others keep their state.
-  void step(Vec& a, LimitMask run) const {
-    const LimitVec nx = a.x + dt * a.v;
-    const LimitVec nv = a.v - a.c * a.x;
-    a.x = blend(run, nx, a.x);
-    a.v = blend(run, nv, a.v);
-    a.t = blend(run, a.t + dt, a.t);
-  }
-};
-
-/// Lorenz, classical RK4, the same arithmetic as eagle::kernels::Lorenz (eagle::ode::Rk4's: the
-/// tableau's weights, the end within dt/2 of t_end), one end time for all; a vector's lanes run
-/// while t + dt/2 < t_end.
-struct LorenzLanes {
-  /// One vector of lanes.
-  struct Vec {
-    LimitVec x, y, z, t, rho;
-  };
-  /// What a step changes.
-  struct State {
-    LimitVec x, y, z, t;
-  };
-  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
-  double *xs, *ys, *zs, *ts;
-  const double* rhos;
-  double sigma, beta, dt, t_end;
-
-  void load(Vec& a, LimitMask where, std::int64_t i) const {
-    a.x = with_lanes(where, xs[i], a.x), a.y = with_lanes(where, ys[i], a.y), a.z = with_lanes(where, zs[i], a.z);
-    a.t = with_lanes(where, ts[i], a.t), a.rho = with_lanes(where, rhos[i], a.rho);
-  }
-  void load_all(Vec& a, std::int64_t i) const {
-    a.x = loadu(xs + i), a.y = loadu(ys + i), a.z = loadu(zs + i), a.t = loadu(ts + i), a.rho = loadu(rhos + i);
-  }
-  void empty(Vec& a, LimitMask where) const { a.t = with_lanes(where, std::numeric_limits<double>::infinity(), a.t); }
-  void store(const Vec& a, int l, std::int64_t i) const {
-    xs[i] = lane_of(a.x, l), ys[i] = lane_of(a.y, l), zs[i] = lane_of(a.z, l), ts[i] = lane_of(a.t, l);
-  }
-  void store_all(const Vec& a, std::int64_t i) const {
-    storeu(xs + i, a.x), storeu(ys + i, a.y), storeu(zs + i, a.z), storeu(ts + i, a.t);
-  }
-  State save(const Vec& a) const { return {a.x, a.y, a.z, a.t}; }
-  void restore(Vec& a, const State& s) const { a.x = s.x, a.y = s.y, a.z = s.z, a.t = s.t; }
-  LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
-  /// One step of the lanes `run`; the others keep their state.
-  void step(Vec& a, LimitMask run) const {
-    const LimitVec x0 = a.x, y0 = a.y, z0 = a.z, r = a.rho;
-    const double h = dt, sixth = 1.0 / 6, third = 1.0 / 3;
-    const LimitVec k1x = sigma * (y0 - x0), k1y = x0 * (r - z0) - y0, k1z = x0 * y0 - beta * z0;
-    const LimitVec x1 = x0 + h * (0.5 * k1x), y1 = y0 + h * (0.5 * k1y), z1 = z0 + h * (0.5 * k1z);
-    const LimitVec k2x = sigma * (y1 - x1), k2y = x1 * (r - z1) - y1, k2z = x1 * y1 - beta * z1;
-    const LimitVec x2 = x0 + h * (0.5 * k2x), y2 = y0 + h * (0.5 * k2y), z2 = z0 + h * (0.5 * k2z);
-    const LimitVec k3x = sigma * (y2 - x2), k3y = x2 * (r - z2) - y2, k3z = x2 * y2 - beta * z2;
-    const LimitVec x3 = x0 + h * k3x, y3 = y0 + h * k3y, z3 = z0 + h * k3z;
-    const LimitVec k4x = sigma * (y3 - x3), k4y = x3 * (r - z3) - y3, k4z = x3 * y3 - beta * z3;
-    a.x = blend(run, x0 + h * (sixth * k1x + third * k2x + third * k3x + sixth * k4x), x0);
-    a.y = blend(run, y0 + h * (sixth * k1y + third * k2y + third * k3y + sixth * k4y), y0);
-    a.z = blend(run, z0 + h * (sixth * k1z + third * k2z + third * k3z + sixth * k4z), z0);
-    a.t = blend(run, a.t + dt, a.t);
-  }
-};
-
-/// A charged particle in a static magnetic field, the Boris pusher, the same arithmetic as
-/// eagle::kernels::Boris; tau = Omega dt/2 and sigma = 2 tau / (1 + |tau|^2) computed once a sample
-/// (the model computes them every step from its inputs); a lane runs while t + dt/2 < t_end.
-struct BorisLanes {
-  /// One vector of lanes: position, velocity, t, tau and sigma.
-  struct Vec {
-    LimitVec x, y, z, vx, vy, vz, t, tx, ty, tz, sx, sy, sz;
-  };
-  /// What a step changes.
-  struct State {
-    LimitVec x, y, z, vx, vy, vz, t;
-  };
-  static constexpr bool unmasked_bursts = limit_unmasked_bursts;  ///< as the ISA's default
-  double *xs, *ys, *zs, *vxs, *vys, *vzs, *ts;
-  const double *oxs, *oys, *ozs;
-  double dt, t_end;
-
-  void load(Vec& a, LimitMask where, std::int64_t i) const {
-    a.x = with_lanes(where, xs[i], a.x), a.y = with_lanes(where, ys[i], a.y), a.z = with_lanes(where, zs[i], a.z);
-    a.vx = with_lanes(where, vxs[i], a.vx), a.vy = with_lanes(where, vys[i], a.vy);
-    a.vz = with_lanes(where, vzs[i], a.vz), a.t = with_lanes(where, ts[i], a.t);
-    const double half = 0.5 * dt, tx = half * oxs[i], ty = half * oys[i], tz = half * ozs[i];
-    const double f = 2.0 / (1.0 + (tx * tx + ty * ty + tz * tz));
-    a.tx = with_lanes(where, tx, a.tx), a.ty = with_lanes(where, ty, a.ty), a.tz = with_lanes(where, tz, a.tz);
-    a.sx = with_lanes(where, f * tx, a.sx), a.sy = with_lanes(where, f * ty, a.sy);
-    a.sz = with_lanes(where, f * tz, a.sz);
-  }
-  void load_all(Vec& a, std::int64_t i) const {
-    a.x = loadu(xs + i), a.y = loadu(ys + i), a.z = loadu(zs + i), a.t = loadu(ts + i);
-    a.vx = loadu(vxs + i), a.vy = loadu(vys + i), a.vz = loadu(vzs + i);
-    const double half = 0.5 * dt;
-    a.tx = half * loadu(oxs + i), a.ty = half * loadu(oys + i), a.tz = half * loadu(ozs + i);
-    const LimitVec f = 2.0 / (1.0 + (a.tx * a.tx + a.ty * a.ty + a.tz * a.tz));
-    a.sx = f * a.tx, a.sy = f * a.ty, a.sz = f * a.tz;
-  }
-  void empty(Vec& a, LimitMask where) const { a.t = with_lanes(where, std::numeric_limits<double>::infinity(), a.t); }
-  void store(const Vec& a, int l, std::int64_t i) const {
-    xs[i] = lane_of(a.x, l), ys[i] = lane_of(a.y, l), zs[i] = lane_of(a.z, l), ts[i] = lane_of(a.t, l);
-    vxs[i] = lane_of(a.vx, l), vys[i] = lane_of(a.vy, l), vzs[i] = lane_of(a.vz, l);
-  }
-  void store_all(const Vec& a, std::int64_t i) const {
-    storeu(xs + i, a.x), storeu(ys + i, a.y), storeu(zs + i, a.z), storeu(ts + i, a.t);
-    storeu(vxs + i, a.vx), storeu(vys + i, a.vy), storeu(vzs + i, a.vz);
-  }
-  State save(const Vec& a) const { return {a.x, a.y, a.z, a.vx, a.vy, a.vz, a.t}; }
-  void restore(Vec& a, const State& s) const {
-    a.x = s.x, a.y = s.y, a.z = s.z, a.vx = s.vx, a.vy = s.vy, a.vz = s.vz, a.t = s.t;
-  }
-  LimitMask live(const Vec& a) const { return a.t + 0.5 * dt < LimitVec{} + t_end; }
-  /// One step of the lanes `run`; the others keep their state.
-  void step(Vec& a, LimitMask run) const {
-    const LimitVec ux = a.vx, uy = a.vy, uz = a.vz;
-    const LimitVec mx = ux + (uy * a.tz - uz * a.ty), my = uy + (uz * a.tx - ux * a.tz),
-                   mz = uz + (ux * a.ty - uy * a.tx);
-    const LimitVec wx = ux + (my * a.sz - mz * a.sy), wy = uy + (mz * a.sx - mx * a.sz),
-                   wz = uz + (mx * a.sy - my * a.sx);
-    a.vx = blend(run, wx, ux), a.vy = blend(run, wy, uy), a.vz = blend(run, wz, uz);
-    a.x = blend(run, a.x + dt * wx, a.x), a.y = blend(run, a.y + dt * wy, a.y), a.z = blend(run, a.z + dt * wz, a.z);
-    a.t = blend(run, a.t + dt, a.t);
-  }
-};
-
-/// The lanes of `m` as bits (lane l: bit l): one instruction on each ISA (a lane-by-lane loop costs
-/// a look as much as two steps on AVX-512).
-inline unsigned lane_bits(LimitMask m) {
-#if defined(__AVX512F__)
-  return _mm512_test_epi64_mask(reinterpret_cast<__m512i>(m), reinterpret_cast<__m512i>(m));
-#elif defined(__AVX__)
-  return static_cast<unsigned>(_mm256_movemask_pd(reinterpret_cast<__m256d>(m)));
-#else
-  return static_cast<unsigned>(_mm_movemask_pd(reinterpret_cast<__m128d>(m)));
-#endif
-}
-/// Whether any lane of `m` is set.
-inline bool any_lane(LimitMask m) { return lane_bits(m) != 0; }
-/// Whether every lane of `m` is set.
-inline bool all_lanes(LimitMask m) { return !any_lane(~m); }
 
 /// f(integral_constant<int, j>) for j in [0, N): every vector named by a constant index, so each
 /// lives in registers of its own for the whole work item.
