@@ -57,16 +57,18 @@ std::int64_t initialise_status(const ExecSpace& exec, const Bookkeeping<Mem>& bo
       KOKKOS_LAMBDA(const std::int64_t b, std::int64_t& sum) {
         const SampleBlock samples(b, block, n);
         // Through pointers held in registers: a byte store may alias a View's own pointer, which
-        // would then be read again at every sample and keep the loop off SIMD lanes.
-        const bool* const terminated = book.terminated.data();
+        // would then be read again at every sample and keep the loop off SIMD lanes. The flags are
+        // read as bytes, and a loop per width: GCC 12 keeps a loop that widens bools, or mixes
+        // bytes with 64-bit steps, off SIMD lanes.
+        const auto* const terminated = reinterpret_cast<const std::uint8_t*>(book.terminated.data());
         std::uint8_t* const code = book.status.data();
         std::int64_t* const steps = book.steps_taken.data();
-        std::int64_t runs = 0;
+        std::int32_t runs = 0;  // a block's count fits
         for (std::int64_t i = samples.begin; i < samples.end; ++i) {
-          code[i] = terminated[i] ? status::finished : status::running;
-          steps[i] = 0;
-          runs += terminated[i] ? 0 : 1;
+          code[i] = terminated[i] != 0 ? status::finished : status::running;
+          runs += terminated[i] == 0 ? 1 : 0;
         }
+        for (std::int64_t i = samples.begin; i < samples.end; ++i) steps[i] = 0;
         sum += runs;
       },
       running);
@@ -88,20 +90,27 @@ void summarise(const ExecSpace& exec, const Bookkeeping<Mem>& book, std::int64_t
       "eagle::summary", Range(exec, 0, pass_blocks<ExecSpace>(n)),
       KOKKOS_LAMBDA(const std::int64_t b, std::int64_t& r, std::int64_t& f, std::int64_t& sum, std::int64_t& most) {
         const SampleBlock samples(b, block, n);
-        // Pointers and the cap in registers, as in initialise_status.
+        // Pointers and the cap in registers, as in initialise_status. Three loops of one width
+        // each run on SIMD lanes (one loop over bytes and 64-bit steps together ran scalar, 5
+        // cycles a sample); codes are written only in a block where a sample reached the cap.
         std::uint8_t* const code_of = codes.data();
         const std::int64_t* const steps_of = taken.data();
         const std::int64_t cap = max_steps;
-        std::int64_t runs = 0, done = 0, steps_sum = 0, steps_most = 0;
+        std::int64_t steps_sum = 0, steps_most = 0;
         for (std::int64_t i = samples.begin; i < samples.end; ++i) {
-          const std::int64_t steps = steps_of[i];
-          std::uint8_t code = code_of[i];
-          if (code == status::running && steps >= cap) code = status::capped;
-          code_of[i] = code;
+          steps_sum += steps_of[i];
+          steps_most = steps_of[i] > steps_most ? steps_of[i] : steps_most;
+        }
+        if (steps_most >= cap) {
+          for (std::int64_t i = samples.begin; i < samples.end; ++i) {
+            if (code_of[i] == status::running && steps_of[i] >= cap) code_of[i] = status::capped;
+          }
+        }
+        std::int32_t runs = 0, done = 0;  // a block's counts fit
+        for (std::int64_t i = samples.begin; i < samples.end; ++i) {
+          const std::uint8_t code = code_of[i];
           runs += code == status::running || code == status::capped ? 1 : 0;
           done += status::is_finished(code) ? 1 : 0;
-          steps_sum += steps;
-          steps_most = steps > steps_most ? steps : steps_most;
         }
         r += runs;
         f += done;
