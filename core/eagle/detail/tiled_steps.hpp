@@ -58,11 +58,16 @@ struct TiledSteps {
   static_assert(packs_in_flight<Model> >= 0 && packs_in_flight<Model> <= 8,
                 "eagle: Model::packs_in_flight must be 1 to 8 (or 0: as the vector registers allow)");
   /// Vector registers a pack needs (the step count is kept only in bursts that see lanes stop). On
-  /// AVX-512 its state, inputs and a temporary: masks live in k registers. On 16 registers its
-  /// state, mask and a temporary: inputs are read as memory operands, since holding them too left
-  /// too few packs to hide a step's latency (SSE2 and AVX2, an oscillator with 2 inputs: 3 packs ran
-  /// spread batches 13-22 % faster than 2; AVX-512: 6 oscillator packs, against hand code).
-  static constexpr int pack_registers = native_vector_registers >= 32 ? NS + NI + 1 : NS + 2;
+  /// AVX-512 its state and inputs: masks live in k registers, and a step's temporaries and the
+  /// counts fit beside them (counting a temporary a pack too gave the oscillator with 2 inputs 5
+  /// packs, on which its spread batches ran 2-8 % slower than on 6, AMD EPYC); a single lane, a
+  /// temporary too. On 16 registers its state, mask and a temporary: inputs are read as memory
+  /// operands, since holding them too left too few packs to hide a step's latency (SSE2 and AVX2,
+  /// an oscillator with 2 inputs: 3 packs ran spread batches 13-22 % faster than 2).
+  static constexpr int pack_registers = native_vector_registers < 32 ? NS + 2 : W > 1 ? NS + NI : NS + NI + 1;
+  /// The most packs side by side: on AVX-512, 6, as many as hand code runs (the oscillator with one
+  /// input ran 1-2 % slower on 7).
+  static constexpr int most_packs = W > 1 && native_vector_registers >= 32 ? 6 : 8;
   /// Packs a step's dependency chain needs in flight to keep the FMA units busy, registers or not:
   /// spilled state fields cost a load and a store a step, an idle unit its whole latency (the Boris
   /// pusher, 7 state fields, AMD EPYC: AVX2 and SSE2 1 pack -> 3 ran 2.2x and 1.7x faster, AVX-512
@@ -74,7 +79,7 @@ struct TiledSteps {
   static constexpr int interleave = packs_in_flight<Model> > 0
                                         ? packs_in_flight<Model>
                                         : std::clamp(std::max(native_vector_registers / pack_registers, latency_packs),
-                                                     1, 8);
+                                                     1, most_packs);
   static constexpr int group = interleave * W;
   /// Whether a burst in which every lane steps runs unmasked and uncounted to the first step in
   /// which a lane stops (exact_burst), rather than masked and counted: where a masked step pays a
