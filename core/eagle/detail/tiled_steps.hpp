@@ -60,7 +60,7 @@ struct TiledSteps {
   /// Vector registers a pack needs (the step count is kept only in bursts that see lanes stop). On
   /// AVX-512 its state and inputs: masks live in k registers, and a step's temporaries and the
   /// counts fit beside them (counting a temporary a pack too gave the oscillator with 2 inputs 5
-  /// packs, on which its spread batches ran 2-8 % slower than on 6, AMD EPYC); a single lane, a
+  /// packs, on which its spread batches ran 0.5-8 % slower than on 6, AMD EPYC); a single lane, a
   /// temporary too. On 16 registers its state, mask and a temporary: inputs are read as memory
   /// operands, since holding them too left too few packs to hide a step's latency (SSE2 and AVX2,
   /// an oscillator with 2 inputs: 3 packs ran spread batches 13-22 % faster than 2).
